@@ -1,0 +1,3 @@
+"""digest-tui: a terminal reader of ML-systems paper digests."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,64 @@
+"""The `digest-tui` command line.
+
+With no command it opens the TUI. Commands are registered by the modules in
+`digest_tui.commands`; heavy modules are imported inside the command that needs them, so
+`digest-tui --help` and the TUI start quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from digest_tui import __version__
+
+_COMMAND_MODULES = ("library_cmds",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="digest-tui",
+        description="A terminal reader of ML-systems paper digests. With no command, opens "
+        "the TUI (loading the bundled sample digests on a first run).",
+        epilog="Set DIGEST_TUI_HOME=DIR to keep all config, data and cache under DIR.",
+    )
+    parser.add_argument("--version", action="version", version=f"digest-tui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from importlib import import_module
+
+    for name in _COMMAND_MODULES:
+        import_module(f"digest_tui.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    from digest_tui.commands.common import CommandError
+    from digest_tui.config import AppContext, ConfigError
+    from digest_tui.store.db import StoreError
+
+    if not args_list:
+        try:
+            from digest_tui.tui.app import run_app
+
+            return run_app(AppContext())
+        except (ConfigError, StoreError) as exc:
+            print(f"digest-tui: {exc}", file=sys.stderr)
+            return 1
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(AppContext(), args) or 0)
+    except (CommandError, ConfigError, StoreError) as exc:
+        print(f"digest-tui: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # `digest-tui papers | head` closes the pipe early; that is not an error.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130

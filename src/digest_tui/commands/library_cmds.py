@@ -1,0 +1,185 @@
+"""`import`, `papers` and `show`: getting digests in and papers out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from digest_tui.commands.common import (
+    CommandError,
+    add_format,
+    open_for_command,
+    resolve_or_fail,
+    write_json,
+    write_jsonl,
+    write_table,
+)
+from digest_tui.config import AppContext
+from digest_tui.store.query import PaperQuery
+from digest_tui.textsafe import printable
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "import",
+        help="import Daily Papers page text files",
+        description="Import digest files (the text of a Daily Papers page). Re-importing a "
+        "file never duplicates a paper; a newer copy updates its fields.",
+    )
+    p.add_argument("paths", nargs="+", type=Path, metavar="FILE")
+    p.add_argument(
+        "--year",
+        type=int,
+        help="year of the page date (default: inferred from the years the page prints)",
+    )
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("papers", help="list papers", description="List papers as a table or JSON.")
+    add_query_arguments(p)
+    add_format(p, ("table", "json", "jsonl"), "table")
+    p.set_defaults(func=cmd_papers)
+
+    p = sub.add_parser("show", help="show one paper", description="Show one paper by id.")
+    p.add_argument("id", help="paper id, arXiv id, former id, or a unique id prefix")
+    add_format(p, ("text", "json"), "text")
+    p.set_defaults(func=cmd_show)
+
+
+def add_query_arguments(p: argparse.ArgumentParser) -> None:
+    """The filters shared by `papers` and `export`."""
+    p.add_argument("--topic", help="kernels | moe | serving | training-parallelism | other")
+    p.add_argument("--tag", help="only papers with this tag")
+    p.add_argument("--bookmarked", action="store_true", help="only bookmarked papers")
+    p.add_argument("--unread", action="store_true", help="only unread papers")
+    p.add_argument("--search", default="", metavar="Q", help="search text and filters, as after /")
+    p.add_argument("--digest", help="only papers of this digest (id or date YYYY-MM-DD)")
+    p.add_argument("--has-code", action="store_true", help="only papers with linked code")
+    p.add_argument(
+        "--sort", choices=("date", "upvotes", "stars", "title", "relevance"), help="order"
+    )
+    p.add_argument("--limit", type=int, help="at most this many papers")
+
+
+def query_from_args(args: argparse.Namespace) -> PaperQuery:
+    return PaperQuery(
+        topic=args.topic,
+        tag=args.tag,
+        bookmarked=True if args.bookmarked else None,
+        read=False if args.unread else None,
+        search=args.search or "",
+        digest=args.digest,
+        has_code=True if args.has_code else None,
+        sort=args.sort,
+        limit=args.limit,
+    )
+
+
+def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.service import import_files, open_library
+
+    library = open_library(ctx)
+    # Importing into a brand-new library should not also pull in the sample digests later.
+    if not library.count():
+        library.set_meta("sample_loaded", "1")
+
+    def on_file(path: Path, report) -> None:  # type: ignore[no-untyped-def]
+        if path.as_posix() in report.failed or str(path) in report.failed:
+            return
+        print(
+            f"{path}: {report.digest_id}: {report.new} new, {report.updated} updated, "
+            f"{report.unchanged} unchanged"
+        )
+
+    report = import_files(library, args.paths, year=args.year, on_file=on_file)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(
+        f"imported {len(args.paths) - len(report.failed)} of {len(args.paths)} files: "
+        f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged papers"
+    )
+    if report.failed:
+        raise CommandError(f"{len(report.failed)} file(s) could not be imported")
+    return 0
+
+
+def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.serialize import paper_json
+
+    library = open_for_command(ctx)
+    query = query_from_args(args)
+    for problem in query.parsed.problems:
+        print(f"warning: search: {problem}", file=sys.stderr)
+    rows = library.rows(query)
+    if args.format == "table":
+        table = [
+            [
+                r["id"],
+                r["published"] or "",
+                str(r["upvotes"] if r["upvotes"] is not None else ""),
+                "code" if r["has_code"] else "",
+                ",".join(json.loads(r["topics"])) or "other",
+                r["title"],
+            ]
+            for r in rows
+        ]
+        write_table(table, ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"])
+    elif args.format == "json":
+        write_json([paper_json(library, r) for r in rows])
+    else:
+        write_jsonl(paper_json(library, r) for r in rows)
+    return 0
+
+
+def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.serialize import paper_json
+
+    library = open_for_command(ctx)
+    paper = paper_json(library, resolve_or_fail(library, args.id))
+    if args.format == "json":
+        write_json(paper)
+        return 0
+    print(render_text(paper))
+    return 0
+
+
+def render_text(paper: dict) -> str:
+    """A plain-text view of one paper, every untrusted string made printable."""
+    p = printable
+    lines = [p(paper["title"]), ""]
+    lines.append(f"id:        {p(paper['id'])}")
+    lines.append(f"published: {paper['published'] or 'unknown'}")
+    if paper["upvotes"] is not None:
+        lines.append(f"upvotes:   {paper['upvotes']}")
+    if paper.get("organization_name"):
+        lines.append(f"org:       {p(paper['organization_name'])}")
+    elif paper.get("authors_count"):
+        lines.append(f"authors:   {paper['authors_count']}")
+    lines.append(f"topics:    {', '.join(paper['topics']) or 'other'}")
+    for topic, evidence in paper["topic_evidence"].items():
+        phrases = ", ".join(sorted({p(e["phrase"]) for e in evidence}))
+        lines.append(f"  {topic}: {phrases}")
+    if paper["repos"]:
+        lines.append("code:")
+        for repo in paper["repos"]:
+            lines.append(f"  [{repo['kind']}/{repo['source']}] {p(repo['url'])}")
+    other_links = [link for link in paper.get("links", []) if link["kind"] != "repo"]
+    if other_links:
+        lines.append("links:")
+        for link in other_links:
+            lines.append(f"  [{link['kind']}] {p(link['url'])}")
+    hardware = paper.get("hardware")
+    if hardware:
+        lines.append(
+            f"hardware:  {p(hardware.get('target'))} ({hardware.get('scale')}, "
+            f"{hardware.get('confidence')} confidence)"
+        )
+    state = [name for name in ("bookmarked", "read") if paper.get(name)]
+    if paper["tags"]:
+        state.append("tags: " + ", ".join(p(t) for t in paper["tags"]))
+    if state:
+        lines.append("state:     " + "; ".join(state))
+    lines.append(f"digests:   {', '.join(paper['digests'])}")
+    lines += ["", p(paper["abstract"]) or "(no abstract)"]
+    return "\n".join(lines)

@@ -1,0 +1,51 @@
+"""The paper object of the JSON contract (DESIGN.md), built from a stored row.
+
+Fields every consumer relies on: id, title, abstract, published, upvotes, topics,
+topic_evidence, repos, hardware, bookmarked, tags, read. The rest are additions.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from digest_tui.store.library import Library
+
+
+def paper_json(library: Library, row: sqlite3.Row) -> dict[str, Any]:
+    state = library_state(library, int(row["rowid"]))
+    return {
+        "id": row["id"],
+        "title": row["title"],
+        "abstract": row["abstract"],
+        "published": row["published"],
+        "upvotes": row["upvotes"],
+        "topics": json.loads(row["topics"]),
+        "topic_evidence": json.loads(row["topic_evidence"]),
+        "repos": json.loads(row["repos"]),
+        "hardware": json.loads(row["hardware"]) if row["hardware"] else None,
+        "bookmarked": state["bookmarked"],
+        "tags": state["tags"],
+        "read": state["read"],
+        "arxiv_id": row["arxiv_id"],
+        "links": json.loads(row["links"]),
+        "authors_count": row["authors_count"],
+        "authors": json.loads(row["authors"]),
+        "organization": row["organization"],
+        "organization_name": row["organization_name"],
+        "keywords": json.loads(row["keywords"]),
+        "project_page": row["project_page"],
+        "withdrawn": bool(row["withdrawn"]),
+        "digests": library.digests_of(int(row["rowid"])),
+        "source": row["source"],
+        "note": state.get("note"),
+    }
+
+
+def library_state(library: Library, rowid: int) -> dict[str, Any]:
+    """The user's state for a paper (bookmark, tags, read, note)."""
+    state_reader = getattr(library, "user_state", None)
+    if state_reader is None:
+        return {"bookmarked": False, "tags": [], "read": False, "note": None}
+    return state_reader(rowid)

@@ -1,0 +1,80 @@
+"""Opening the library the way both the CLI and the TUI need it.
+
+Keeps the policy in one place: where the database lives, that a first run loads the bundled
+sample digests, and that papers enriched with older data are enriched again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from digest_tui.config import AppContext
+from digest_tui.enrich.pipeline import Enricher
+from digest_tui.models import ImportWarning
+from digest_tui.sources.hf_page import PageFormatError, parse_page
+from digest_tui.store.db import connect
+from digest_tui.store.library import ImportReport, Library, content_hash
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def sample_digest_paths() -> list[Path]:
+    """The bundled sample digests: inside the installed package, or in a source checkout."""
+    checkout = PACKAGE_DIR.parents[1] / "fixtures" / "digests"
+    for candidate in (PACKAGE_DIR / "sample_digests", checkout):
+        if candidate.is_dir():
+            found = sorted(candidate.glob("*.txt"))
+            if found:
+                return found
+    return []
+
+
+def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
+    conn = connect(ctx.paths.database)
+    return Library(conn, enricher or Enricher(ctx.paths.config_dir))
+
+
+def import_files(
+    library: Library,
+    paths: Iterable[Path],
+    *,
+    year: int | None = None,
+    on_file: Callable[[Path, ImportReport], None] | None = None,
+) -> ImportReport:
+    """Import page-text digests; a file that cannot be read is reported and the rest go on."""
+    total = ImportReport()
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+            parsed = parse_page(text, str(path), year=year)
+        except PageFormatError as exc:
+            report = _failed(path, str(exc))
+        except UnicodeDecodeError as exc:
+            report = _failed(path, f"{path}: not UTF-8 text (byte {exc.start})")
+        except OSError as exc:
+            report = _failed(path, f"{path}: {exc.strerror or exc}")
+        else:
+            report = library.import_parsed(parsed, content_hash(text))
+        total.merge(report)
+        if on_file is not None:
+            on_file(path, report)
+    return total
+
+
+def _failed(path: Path, message: str) -> ImportReport:
+    return ImportReport(
+        warnings=[ImportWarning(origin=str(path), message=message.removeprefix(f"{path}: "))],
+        failed=[str(path)],
+    )
+
+
+def load_sample_if_empty(library: Library) -> ImportReport | None:
+    """On a first run with an empty library, load the bundled sample digests."""
+    if library.count() or library.get_meta("sample_loaded"):
+        return None
+    report = import_files(library, sample_digest_paths())
+    library.set_meta("sample_loaded", "1")
+    return report
+
+

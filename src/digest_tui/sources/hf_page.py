@@ -1,0 +1,340 @@
+"""Parser for the text of a Hugging Face Daily Papers page (the format of fixtures/digests/*.txt).
+
+The page is a header ("Daily Papers", "byAK and the research community"), the page date
+("Dec 10": month and day, no year), then entries separated by blank lines:
+
+    Title line
+    <blank>
+    Abstract paragraph
+    <blank>
+      • 8 authors            (or an organisation line: "deepseek-ai DeepSeek")
+    ·
+    Jun 16 5                 (a date with or without a year, then an optional upvote count)
+
+Any part of an entry may be missing. A title is told from an abstract by shape (length and
+sentence structure), and a metadata block by its "·" line. A date without a year is in the
+page's year, which the page never states: see `infer_page_year`.
+
+Malformed entries are skipped with a warning naming the file and line; the rest still parse.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from digest_tui.ids import paper_id
+from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest
+
+SOURCE = "hf-page"
+
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1
+    )
+}
+_DATE_LINE = re.compile(
+    r"^(?P<mon>[A-Za-z]{3})[a-z]*\.? (?P<day>\d{1,2})(?:, (?P<year>\d{4}))?(?: (?P<votes>\d+))?$"
+)
+_AUTHORS_LINE = re.compile(r"^[•*\-]\s*(?P<n>\d+)\s+authors?$")
+_HEADER_LINES = {
+    "new",
+    "get trending papers in your email inbox!",
+    "subscribe",
+    "daily papers",
+    "byak and the research community",
+}
+# Titles are short and are not prose; abstracts are long and made of sentences.
+_TITLE_MAX_CHARS = 300
+_SENTENCE_END = re.compile(r"[.!?]\s+[A-Z(]")
+# Any C0/C1 control character except tab: a title or abstract must never carry escape sequences
+# into the store (the views also render text literally, this is the first line of defence).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class PageFormatError(ValueError):
+    """The input is not a Daily Papers page at all; the message names the file and the problem."""
+
+
+@dataclass
+class _Block:
+    line: int  # 1-based number of the block's first line
+    lines: list[str]
+
+    @property
+    def text(self) -> str:
+        return " ".join(part.strip() for part in self.lines).strip()
+
+
+@dataclass
+class _Meta:
+    line: int
+    authors_count: int | None = None
+    organization: str | None = None
+    organization_name: str | None = None
+    month: int | None = None
+    day: int | None = None
+    year: int | None = None
+    upvotes: int | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Entry:
+    line: int
+    title: str | None = None
+    title_line: int | None = None
+    abstract: str = ""
+    meta: _Meta | None = None
+
+
+def _clean(text: str) -> str:
+    return _CONTROL.sub("", text)
+
+
+def _blocks(lines: list[str]) -> list[_Block]:
+    blocks: list[_Block] = []
+    current: _Block | None = None
+    for number, raw in enumerate(lines, 1):
+        if raw.strip():
+            if current is None:
+                current = _Block(number, [])
+                blocks.append(current)
+            current.lines.append(raw)
+        else:
+            current = None
+    return blocks
+
+
+def _is_meta_block(block: _Block) -> bool:
+    return any(part.strip() == "·" for part in block.lines)
+
+
+def _looks_like_title(text: str) -> bool:
+    return len(text) <= _TITLE_MAX_CHARS and not _SENTENCE_END.search(text)
+
+
+def _parse_date(text: str) -> tuple[int, int, int | None, int | None] | None:
+    match = _DATE_LINE.match(text.strip())
+    if not match:
+        return None
+    month = _MONTHS.get(match["mon"][:3].lower())
+    day = int(match["day"])
+    if month is None or not 1 <= day <= 31:
+        return None
+    year = int(match["year"]) if match["year"] else None
+    votes = int(match["votes"]) if match["votes"] else None
+    return month, day, year, votes
+
+
+def _parse_meta(block: _Block) -> _Meta:
+    meta = _Meta(line=block.line)
+    parts = [p.strip() for p in block.lines]
+    dot = parts.index("·")
+    head, tail = parts[:dot], parts[dot + 1 :]
+    for offset, text in enumerate(head):
+        authors = _AUTHORS_LINE.match(text)
+        if authors:
+            meta.authors_count = int(authors["n"])
+        elif text:
+            handle, _, name = text.partition(" ")
+            meta.organization = handle
+            meta.organization_name = name.strip() or handle
+        else:  # pragma: no cover - blocks never hold blank lines
+            meta.problems.append(f"line {block.line + offset}: empty metadata line")
+    if not tail:
+        meta.problems.append("metadata block has no date after '·'")
+        return meta
+    parsed = _parse_date(tail[0])
+    if parsed is None:
+        meta.problems.append(f"unreadable date {tail[0]!r} after '·'")
+    else:
+        meta.month, meta.day, meta.year, meta.upvotes = parsed
+    return meta
+
+
+def _find_page_date(blocks: list[_Block]) -> tuple[int, tuple[int, int], int] | None:
+    """Return (index of the first entry block, (month, day), line) of the page date."""
+    for index, block in enumerate(blocks[:12]):
+        if len(block.lines) != 1:
+            continue
+        text = block.text
+        if text.lower() in _HEADER_LINES:
+            continue
+        parsed = _parse_date(text)
+        if parsed and parsed[2] is None and parsed[3] is None:
+            return index + 1, (parsed[0], parsed[1]), block.line
+        return None
+    return None
+
+
+def infer_page_year(
+    page_month_day: tuple[int, int], explicit_years: list[int], today: dt.date
+) -> int:
+    """Infer the year of a page that shows only month and day.
+
+    Daily Papers prints the year only for dates outside the current year, so the page's year is
+    later than every year it prints: at least max(explicit years) + 1. With no explicit year to
+    go on, the page is assumed to be the most recent such date not after today.
+    """
+    if explicit_years:
+        return max(explicit_years) + 1
+    month, day = page_month_day
+    year = today.year
+    if _safe_date(year, month, day) is None or _safe_date(year, month, day) > today:  # type: ignore[operator]
+        year -= 1
+    return year
+
+
+def _safe_date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _group_entries(
+    blocks: list[_Block], origin: str, warnings: list[ImportWarning]
+) -> list[_Entry]:
+    entries: list[_Entry] = []
+    current: _Entry | None = None
+
+    def close() -> None:
+        nonlocal current
+        if current is not None:
+            entries.append(current)
+        current = None
+
+    for block in blocks:
+        if _is_meta_block(block):
+            meta = _parse_meta(block)
+            if current is None:
+                warnings.append(
+                    ImportWarning(
+                        origin=origin,
+                        line=block.line,
+                        message="metadata block without a title before it; skipped",
+                    )
+                )
+                continue
+            current.meta = meta
+            close()
+            continue
+        text = _clean(block.text)
+        if _looks_like_title(text):
+            close()
+            current = _Entry(line=block.line, title=text, title_line=block.line)
+        elif current is not None and current.title is not None and not current.abstract:
+            current.abstract = text
+        else:
+            # Prose with no title before it: the entry's title is missing.
+            close()
+            current = _Entry(line=block.line, abstract=text)
+    close()
+    return entries
+
+
+def parse_page(
+    text: str, origin: str, *, year: int | None = None, today: dt.date | None = None
+) -> ParsedDigest:
+    """Parse the text of one Daily Papers page.
+
+    `origin` names the input in warnings and ids (usually the file path). `year` overrides the
+    inferred page year. Raises PageFormatError when the text is not a Daily Papers page at all.
+    """
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    blocks = _blocks(text.split("\n"))
+    if not blocks:
+        raise PageFormatError(f"{origin}: empty file, expected the text of a Daily Papers page")
+    found = _find_page_date(blocks)
+    if found is None:
+        raise PageFormatError(
+            f"{origin}: no page date found (expected a line such as 'Dec 10' after the "
+            "'Daily Papers' header in the first lines)"
+        )
+    first_entry, (page_month, page_day), _date_line = found
+    warnings: list[ImportWarning] = []
+    entries = _group_entries(blocks[first_entry:], origin, warnings)
+
+    explicit_years = [e.meta.year for e in entries if e.meta and e.meta.year]
+    page_year = year or infer_page_year(
+        (page_month, page_day), explicit_years, today or dt.date.today()
+    )
+    page_date = _safe_date(page_year, page_month, page_day)
+    if page_date is None:
+        raise PageFormatError(f"{origin}: page date {page_month}/{page_day} is not a real date")
+
+    papers: list[Paper] = []
+    seen: set[str] = set()
+    for entry in entries:
+        paper = _entry_to_paper(entry, page_year, origin, warnings)
+        if paper is None:
+            continue
+        if paper.id in seen:
+            warnings.append(
+                ImportWarning(
+                    origin=origin, line=entry.line, message=f"duplicate entry {paper.title!r}"
+                )
+            )
+            continue
+        seen.add(paper.id)
+        papers.append(paper)
+
+    digest = Digest(
+        id=f"{SOURCE}-{page_date.isoformat()}",
+        source=SOURCE,
+        date=page_date,
+        title=f"Daily Papers {page_date.isoformat()}",
+        paper_ids=[p.id for p in papers],
+        origin=origin,
+    )
+    return ParsedDigest(digest=digest, papers=papers, warnings=warnings)
+
+
+def _entry_to_paper(
+    entry: _Entry, page_year: int, origin: str, warnings: list[ImportWarning]
+) -> Paper | None:
+    def warn(message: str, line: int | None = None) -> None:
+        warnings.append(ImportWarning(origin=origin, line=line or entry.line, message=message))
+
+    if not entry.title:
+        warn("entry has an abstract but no title; skipped")
+        return None
+    published: dt.date | None = None
+    inferred = False
+    meta = entry.meta
+    if meta is not None:
+        for problem in meta.problems:
+            warn(problem, meta.line)
+        if meta.month and meta.day:
+            published = _safe_date(meta.year or page_year, meta.month, meta.day)
+            inferred = meta.year is None
+            if published is None:
+                warn(f"date {meta.month}/{meta.day} is not a real date; left empty", meta.line)
+    if not entry.abstract:
+        warn(f"entry {entry.title!r} has no abstract; imported with the title only")
+    return Paper(
+        id=paper_id(entry.title),
+        title=entry.title,
+        abstract=entry.abstract,
+        published=published,
+        published_year_inferred=inferred,
+        upvotes=meta.upvotes if meta else None,
+        authors_count=meta.authors_count if meta else None,
+        organization=meta.organization if meta else None,
+        organization_name=meta.organization_name if meta else None,
+        source=SOURCE,
+        source_ref=f"{origin}:{entry.title_line or entry.line}",
+    )
+
+
+def parse_file(path: Path, year: int | None = None, today: dt.date | None = None) -> ParsedDigest:
+    """Parse a page saved as text. Raises PageFormatError (naming the file) or OSError."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PageFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    return parse_page(text, str(path), year=year, today=today)

@@ -1,0 +1,503 @@
+"""The library: importing digests into SQLite and reading papers back out.
+
+Importing is idempotent: a paper is found again by id, alias, arXiv id or normalised title, and
+is only written when something about it changed. When copies of a paper from several digests
+disagree, the copy from the most recent digest wins for the fields it carries.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from digest_tui.ids import normalize_arxiv_id, title_key
+from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.store.query import PaperQuery, build_select
+
+if TYPE_CHECKING:
+    from digest_tui.enrich.pipeline import Enricher
+
+# Columns that come from a source (everything else is bookkeeping or derived).
+_SOURCE_FIELDS = (
+    "title",
+    "abstract",
+    "published",
+    "published_year_inferred",
+    "upvotes",
+    "authors_count",
+    "authors",
+    "organization",
+    "organization_name",
+    "arxiv_id",
+    "keywords",
+    "project_page",
+    "github_repo",
+    "github_stars",
+    "withdrawn",
+    "source",
+    "source_ref",
+)
+_ENRICH_FIELDS = (
+    "topics",
+    "topic_evidence",
+    "links",
+    "repos",
+    "hardware",
+    "has_code",
+    "max_stars",
+    "enrich_fp",
+)
+_JSON_LIST_FIELDS = ("authors", "keywords")
+
+
+@dataclass
+class ImportReport:
+    digest_id: str = ""
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    warnings: list[ImportWarning] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # inputs that could not be read at all
+
+    def merge(self, other: ImportReport) -> None:
+        self.failed.extend(other.failed)
+        self.new += other.new
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+        self.warnings.extend(other.warnings)
+
+
+@dataclass(frozen=True)
+class ListRow:
+    """What the paper list needs per row: small, so 100,000 of them stay cheap."""
+
+    rowid: int
+    id: str
+    title: str
+    published: str | None
+    upvotes: int | None
+    has_code: bool
+    topics: str
+    max_stars: int | None
+
+
+@dataclass(frozen=True)
+class DigestRow:
+    id: str
+    date: str
+    title: str
+    count: int
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _paper_columns(paper: Paper) -> dict[str, Any]:
+    data = paper.model_dump()
+    row = {name: data[name] for name in _SOURCE_FIELDS}
+    row["published"] = paper.published.isoformat() if paper.published else None
+    row["published_year_inferred"] = int(paper.published_year_inferred)
+    row["withdrawn"] = int(paper.withdrawn)
+    for name in _JSON_LIST_FIELDS:
+        row[name] = json.dumps(data[name], ensure_ascii=False)
+    row["arxiv_id"] = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
+    return row
+
+
+def _merge(existing: sqlite3.Row, incoming: dict[str, Any], incoming_is_newer: bool) -> dict:
+    """Combine a stored paper with a new copy of it; return the columns that change."""
+    changes: dict[str, Any] = {}
+    for name in _SOURCE_FIELDS:
+        new_value = incoming[name]
+        old_value = existing[name]
+        if name != "published_year_inferred" and (
+            new_value in (None, "", "[]") or new_value == old_value
+        ):
+            continue
+        if name == "published_year_inferred":
+            # A copy that prints the year confirms an inferred one.
+            same_day = existing["published"] == incoming["published"]
+            if same_day and old_value and not new_value:
+                changes[name] = 0
+            continue
+        printed_year_kept = old_value and not existing["published_year_inferred"]
+        if name == "published" and printed_year_kept and incoming["published_year_inferred"]:
+            continue  # a date printed with its year beats one whose year was inferred
+        if incoming_is_newer or old_value in (None, "", "[]"):
+            changes[name] = new_value
+            if name == "published":
+                changes["published_year_inferred"] = incoming["published_year_inferred"]
+    return changes
+
+
+class Library:
+    """All reads and writes of papers and digests go through here."""
+
+    def __init__(self, conn: sqlite3.Connection, enricher: Enricher | None = None) -> None:
+        self.conn = conn
+        self.enricher = enricher
+
+    # ---- import -------------------------------------------------------------------------
+
+    def import_parsed(self, parsed: ParsedDigest, content_hash: str = "") -> ImportReport:
+        """Store one parsed digest in a single transaction."""
+        report = ImportReport(digest_id=parsed.digest.id, warnings=list(parsed.warnings))
+        digest = parsed.digest
+        day = digest.date.isoformat()
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            rowids: list[tuple[int, int | None]] = []
+            for paper in parsed.papers:
+                rowid, outcome = self._upsert_paper(paper, day)
+                setattr(report, outcome, getattr(report, outcome) + 1)
+                rowids.append((rowid, paper.upvotes))
+            self._store_digest(parsed, rowids, content_hash)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return report
+
+    def _find(self, paper: Paper) -> sqlite3.Row | None:
+        conn = self.conn
+        row = conn.execute("SELECT * FROM papers WHERE id = ?", (paper.id,)).fetchone()
+        if row is None:
+            alias = conn.execute(
+                "SELECT paper_id FROM paper_aliases WHERE alias = ?", (paper.id,)
+            ).fetchone()
+            if alias is not None:
+                row = conn.execute("SELECT * FROM papers WHERE id = ?", (alias[0],)).fetchone()
+        arxiv = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
+        if row is None and arxiv:
+            row = conn.execute("SELECT * FROM papers WHERE arxiv_id = ?", (arxiv,)).fetchone()
+        if row is None:
+            candidates = conn.execute(
+                "SELECT * FROM papers WHERE title_key = ?", (title_key(paper.title),)
+            ).fetchall()
+            # Same title but two different arXiv ids are two papers (e.g. a v2 re-submission
+            # under a new id is rare; two unrelated papers sharing a title is not).
+            for candidate in candidates:
+                if not arxiv or not candidate["arxiv_id"] or candidate["arxiv_id"] == arxiv:
+                    row = candidate
+                    break
+        return row
+
+    def _upsert_paper(self, paper: Paper, day: str) -> tuple[int, str]:
+        conn = self.conn
+        incoming = _paper_columns(paper)
+        existing = self._find(paper)
+        if existing is None:
+            columns = dict(incoming)
+            columns.update(
+                id=paper.id,
+                title_key=title_key(paper.title),
+                first_seen=day,
+                last_seen=day,
+                added_at=_now(),
+            )
+            columns.update(self._enrichment_columns(paper, []))
+            names = ", ".join(columns)
+            marks = ", ".join("?" for _ in columns)
+            cursor = conn.execute(
+                f"INSERT INTO papers ({names}) VALUES ({marks})", tuple(columns.values())
+            )
+            rowid = int(cursor.lastrowid or 0)
+            self._store_topics(rowid, json.loads(columns["topics"]))
+            return rowid, "new"
+
+        rowid = int(existing["rowid"])
+        incoming_is_newer = not existing["last_seen"] or day >= existing["last_seen"]
+        changes = _merge(existing, incoming, incoming_is_newer)
+        if existing["first_seen"] is None or day < existing["first_seen"]:
+            changes["first_seen"] = day
+        if existing["last_seen"] is None or day > existing["last_seen"]:
+            changes["last_seen"] = day
+        if paper.id != existing["id"] and normalize_arxiv_id(paper.id) and not normalize_arxiv_id(
+            existing["id"]
+        ):
+            self._rekey(existing["id"], paper.id)
+        text_changed = any(
+            name in changes
+            for name in ("title", "abstract", "keywords", "arxiv_id", "github_repo")
+        )
+        if not changes:
+            return rowid, "unchanged"
+        if "title" in changes:
+            changes["title_key"] = title_key(changes["title"])
+        if text_changed or existing["enrich_fp"] != self._fingerprint():
+            merged = self._row_to_paper({**dict(existing), **changes})
+            changes.update(self._enrichment_columns(merged, self._extra_repos(rowid)))
+            self._store_topics(rowid, json.loads(changes["topics"]))
+        assignments = ", ".join(f"{name} = ?" for name in changes)
+        conn.execute(
+            f"UPDATE papers SET {assignments} WHERE rowid = ?", (*changes.values(), rowid)
+        )
+        only_bookkeeping = set(changes) <= {"first_seen", "last_seen"}
+        return rowid, "unchanged" if only_bookkeeping else "updated"
+
+    def _rekey(self, old_id: str, new_id: str) -> None:
+        """A paper known by its title gets its arXiv id; the old id stays as an alias."""
+        self.conn.execute("UPDATE papers SET id = ? WHERE id = ?", (new_id, old_id))
+        self.conn.execute(
+            "INSERT OR REPLACE INTO paper_aliases (alias, paper_id) VALUES (?, ?)",
+            (old_id, new_id),
+        )
+        self.conn.execute(
+            "UPDATE paper_aliases SET paper_id = ? WHERE paper_id = ?", (new_id, old_id)
+        )
+
+    def _store_digest(
+        self, parsed: ParsedDigest, rowids: list[tuple[int, int | None]], content_hash: str
+    ) -> None:
+        digest = parsed.digest
+        conn = self.conn
+        existing = conn.execute(
+            "SELECT content_hash FROM digests WHERE id = ?", (digest.id,)
+        ).fetchone()
+        if existing is not None and content_hash and existing[0] == content_hash:
+            return
+        conn.execute(
+            "INSERT INTO digests (id, source, date, title, origin, imported_at, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+            "source = excluded.source, title = excluded.title, origin = excluded.origin, "
+            "imported_at = excluded.imported_at, content_hash = excluded.content_hash",
+            (
+                digest.id,
+                digest.source,
+                digest.date.isoformat(),
+                digest.title,
+                digest.origin,
+                _now(),
+                content_hash,
+            ),
+        )
+        conn.execute("DELETE FROM digest_papers WHERE digest_id = ?", (digest.id,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO digest_papers (digest_id, paper_rowid, position, upvotes) "
+            "VALUES (?, ?, ?, ?)",
+            [(digest.id, rowid, pos, votes) for pos, (rowid, votes) in enumerate(rowids)],
+        )
+
+    # ---- enrichment ---------------------------------------------------------------------
+
+    def _fingerprint(self) -> str | None:
+        return self.enricher.fingerprint if self.enricher is not None else None
+
+    def _enrichment_columns(self, paper: Paper, extra: list[Repo]) -> dict[str, Any]:
+        if self.enricher is None:
+            return {"topics": "[]", "enrich_fp": None}
+        result = self.enricher.enrich(paper, extra)
+        return {
+            "topics": json.dumps(result.topics),
+            "topic_evidence": json.dumps(result.topic_evidence, ensure_ascii=False),
+            "links": json.dumps(result.links, ensure_ascii=False),
+            "repos": json.dumps(result.repos, ensure_ascii=False),
+            "hardware": json.dumps(result.hardware, ensure_ascii=False)
+            if result.hardware is not None
+            else None,
+            "has_code": int(result.has_code),
+            "max_stars": result.max_stars,
+            "enrich_fp": self.enricher.fingerprint,
+        }
+
+    def _store_topics(self, rowid: int, topics: Sequence[str]) -> None:
+        self.conn.execute("DELETE FROM paper_topics WHERE paper_rowid = ?", (rowid,))
+        self.conn.executemany(
+            "INSERT INTO paper_topics (topic, paper_rowid) VALUES (?, ?)",
+            [(topic, rowid) for topic in topics],
+        )
+
+    def _extra_repos(self, rowid: int) -> list[Repo]:
+        rows = self.conn.execute(
+            "SELECT repo FROM extra_repos WHERE paper_rowid = ? ORDER BY url", (rowid,)
+        ).fetchall()
+        return [Repo.model_validate_json(row[0]) for row in rows]
+
+    def stale_count(self) -> int:
+        """Papers whose stored enrichment predates the current data files."""
+        fingerprint = self._fingerprint()
+        if fingerprint is None:
+            return 0
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM papers WHERE enrich_fp IS NOT ?", (fingerprint,)
+            ).fetchone()[0]
+        )
+
+    def reenrich(
+        self,
+        *,
+        only_stale: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+        batch: int = 500,
+    ) -> int:
+        """Enrich papers again (those enriched with older data, or all); return how many."""
+        fingerprint = self._fingerprint()
+        if fingerprint is None:
+            return 0
+        where = "WHERE enrich_fp IS NOT ?" if only_stale else "WHERE ? IS NOT NULL"
+        rowids = [
+            r[0] for r in self.conn.execute(f"SELECT rowid FROM papers {where}", (fingerprint,))
+        ]
+        total = len(rowids)
+        for start in range(0, total, batch):
+            chunk = rowids[start : start + batch]
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for rowid in chunk:
+                    row = self.conn.execute(
+                        "SELECT * FROM papers WHERE rowid = ?", (rowid,)
+                    ).fetchone()
+                    columns = self._enrichment_columns(
+                        self._row_to_paper(dict(row)), self._extra_repos(rowid)
+                    )
+                    assignments = ", ".join(f"{name} = ?" for name in columns)
+                    self.conn.execute(
+                        f"UPDATE papers SET {assignments} WHERE rowid = ?",
+                        (*columns.values(), rowid),
+                    )
+                    self._store_topics(rowid, json.loads(columns["topics"]))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            if progress is not None:
+                progress(min(start + batch, total), total)
+        return total
+
+    def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
+        """Attach repos from another source (PwC import, the user); re-enrich; return added."""
+        added = 0
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for repo in repos:
+                cursor = self.conn.execute(
+                    "INSERT OR IGNORE INTO extra_repos (paper_rowid, url, repo, source) "
+                    "VALUES (?, ?, ?, ?)",
+                    (paper_rowid, repo.url, repo.model_dump_json(), repo.source),
+                )
+                added += cursor.rowcount
+            if added:
+                row = self.conn.execute(
+                    "SELECT * FROM papers WHERE rowid = ?", (paper_rowid,)
+                ).fetchone()
+                columns = self._enrichment_columns(
+                    self._row_to_paper(dict(row)), self._extra_repos(paper_rowid)
+                )
+                assignments = ", ".join(f"{name} = ?" for name in columns)
+                self.conn.execute(
+                    f"UPDATE papers SET {assignments} WHERE rowid = ?",
+                    (*columns.values(), paper_rowid),
+                )
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return added
+
+    # ---- reading ------------------------------------------------------------------------
+
+    @staticmethod
+    def _row_to_paper(row: dict[str, Any]) -> Paper:
+        data = {name: row[name] for name in _SOURCE_FIELDS}
+        data["id"] = row["id"]
+        for name in _JSON_LIST_FIELDS:
+            data[name] = json.loads(data[name] or "[]")
+        data["withdrawn"] = bool(data["withdrawn"])
+        data["published_year_inferred"] = bool(data["published_year_inferred"])
+        return Paper.model_validate(data)
+
+    def resolve(self, ident: str) -> sqlite3.Row | None:
+        """Find a paper by id, former id, arXiv id, or a unique id prefix."""
+        conn = self.conn
+        ident = ident.strip()
+        row = conn.execute("SELECT * FROM papers WHERE id = ?", (ident,)).fetchone()
+        if row is not None:
+            return row
+        alias = conn.execute(
+            "SELECT paper_id FROM paper_aliases WHERE alias = ?", (ident,)
+        ).fetchone()
+        if alias is not None:
+            return conn.execute("SELECT * FROM papers WHERE id = ?", (alias[0],)).fetchone()
+        arxiv = normalize_arxiv_id(ident)
+        if arxiv:
+            row = conn.execute("SELECT * FROM papers WHERE arxiv_id = ?", (arxiv,)).fetchone()
+            if row is not None:
+                return row
+        escaped = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        matches = conn.execute(
+            "SELECT * FROM papers WHERE id LIKE ? ESCAPE '\\' LIMIT 2", (escaped + "%",)
+        ).fetchall()
+        return matches[0] if len(matches) == 1 else None
+
+    def list_rows(self, query: PaperQuery) -> list[ListRow]:
+        sql, params = build_select(
+            query,
+            "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars",
+        )
+        return [
+            ListRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
+            for r in self.conn.execute(sql, params)
+        ]
+
+    def rows(self, query: PaperQuery) -> list[sqlite3.Row]:
+        sql, params = build_select(query, "p.*")
+        return self.conn.execute(sql, params).fetchall()
+
+    def digests_of(self, rowid: int) -> list[str]:
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT d.id FROM digest_papers dp JOIN digests d ON d.id = dp.digest_id "
+                "WHERE dp.paper_rowid = ? ORDER BY d.date",
+                (rowid,),
+            )
+        ]
+
+    def digests(self) -> list[DigestRow]:
+        rows = self.conn.execute(
+            "SELECT d.id, d.date, d.title, count(dp.paper_rowid) FROM digests d "
+            "LEFT JOIN digest_papers dp ON dp.digest_id = d.id "
+            "GROUP BY d.id ORDER BY d.date DESC, d.id"
+        )
+        return [DigestRow(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def topic_counts(self) -> dict[str, int]:
+        counts = {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT topic, count(*) FROM paper_topics GROUP BY topic"
+            )
+        }
+        counts["other"] = int(
+            self.conn.execute(
+                "SELECT count(*) FROM papers p WHERE NOT EXISTS "
+                "(SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid)"
+            ).fetchone()[0]
+        )
+        return counts
+
+    def count(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,129 @@
+"""Turning a PaperQuery (CLI flags, or the search box) into one SQL SELECT.
+
+Filters become indexed lookups (topic, digest, dates); text goes through the FTS5 index and is
+ranked with bm25, title hits weighing most. All values are bound parameters.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from digest_tui.search_syntax import ParsedSearch, fts_query, parse_search
+
+# bm25 weights for (title, abstract, search_extra = tags and notes).
+_BM25 = "bm25(papers_fts, 10.0, 1.0, 4.0)"
+_SORTS = {
+    "date": "p.published IS NULL, p.published DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC",
+    "upvotes": "coalesce(p.upvotes, 0) DESC, p.published DESC, p.rowid DESC",
+    "stars": "coalesce(p.max_stars, -1) DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC",
+    "title": "p.title COLLATE NOCASE, p.rowid",
+}
+
+
+class QueryError(ValueError):
+    """A filter that cannot be applied; the message says which and why."""
+
+
+@dataclass
+class PaperQuery:
+    topic: str | None = None  # a topic id, or "other" for papers in no topic
+    digest: str | None = None
+    search: str = ""
+    since: dt.date | None = None
+    until: dt.date | None = None
+    has_code: bool | None = None
+    sort: str | None = None  # date | upvotes | stars | title | relevance; default by context
+    limit: int | None = None
+    tag: str | None = None
+    bookmarked: bool | None = None
+    read: bool | None = None
+    extra_where: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+
+    @property
+    def parsed(self) -> ParsedSearch:
+        return parse_search(self.search)
+
+
+def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
+    parsed = query.parsed
+    where: list[str] = []
+    params: list[Any] = []
+    joins = ""
+
+    topics = ([query.topic] if query.topic else []) + parsed.values("topic")
+    for topic in topics:
+        if topic == "other":
+            where.append(
+                "NOT EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid)"
+            )
+        else:
+            where.append(
+                "EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid "
+                "AND t.topic = ?)"
+            )
+            params.append(topic)
+    for topic in parsed.values("-topic"):
+        where.append(
+            "NOT EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid "
+            "AND t.topic = ?)"
+        )
+        params.append(topic)
+
+    digests = ([query.digest] if query.digest else []) + parsed.values("digest")
+    for digest in digests:
+        where.append(
+            "EXISTS (SELECT 1 FROM digest_papers dp JOIN digests d ON d.id = dp.digest_id "
+            "WHERE dp.paper_rowid = p.rowid AND (d.id = ? OR d.date = ?))"
+        )
+        params.extend([digest, digest])
+
+    since = query.since or parsed.since
+    if since:
+        where.append("p.published >= ?")
+        params.append(since.isoformat())
+    until = query.until or parsed.until
+    if until:
+        where.append("p.published <= ?")
+        params.append(until.isoformat())
+
+    has_values = parsed.values("has")
+    if query.has_code is not None or "code" in has_values:
+        where.append("p.has_code = ?")
+        params.append(1 if (query.has_code is not False) else 0)
+    if "code" in parsed.values("-has"):
+        where.append("p.has_code = 0")
+    if "hardware" in has_values:
+        where.append("p.hardware IS NOT NULL AND json_extract(p.hardware, '$.scale') != 'unknown'")
+    if "withdrawn" in parsed.values("is"):
+        where.append("p.withdrawn = 1")
+
+    for clause, clause_params in query.extra_where:
+        where.append(clause)
+        params.extend(clause_params)
+
+    fts = fts_query(parsed)
+    if fts is not None:
+        joins = "JOIN papers_fts ON papers_fts.rowid = p.rowid"
+        where.append("papers_fts MATCH ?")
+        params.append(fts)
+    elif parsed.excluded:
+        # Only exclusions: every paper that does not mention them.
+        where.append("p.rowid NOT IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)")
+        params.append(" OR ".join(f'"{w}"' for w in parsed.excluded))
+
+    sort = query.sort or (parsed.values("sort") or [None])[0]
+    if sort == "relevance" or (sort is None and fts is not None):
+        order = f"{_BM25}, p.rowid DESC" if fts is not None else _SORTS["date"]
+    else:
+        order = _SORTS.get(sort or "date", _SORTS["date"])
+
+    sql = f"SELECT {columns} FROM papers p {joins}"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += f" ORDER BY {order}"
+    if query.limit is not None:
+        sql += " LIMIT ?"
+        params.append(int(query.limit))
+    return sql, params

@@ -1,0 +1,25 @@
+"""Making untrusted text safe to print in a terminal.
+
+Titles and abstracts come from web pages and APIs: an ANSI or OSC escape sequence in one must
+be shown as text, never sent to the terminal where it could recolour, retitle or hijack it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str | None) -> str:
+    """Replace control characters (ESC included) by visible escapes like '\\x1b'."""
+    if not text:
+        return ""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def one_line(text: str | None, width: int) -> str:
+    flat = " ".join(printable(text).split())
+    if len(flat) <= width:
+        return flat
+    return flat[: max(width - 1, 0)] + "…"
