@@ -114,6 +114,8 @@ def _merge(existing: sqlite3.Row, incoming: dict[str, Any], incoming_is_newer: b
     """Combine a stored paper with a new copy of it; return the columns that change."""
     changes: dict[str, Any] = {}
     for name in _SOURCE_FIELDS:
+        if name in ("source", "source_ref"):
+            continue  # where a copy came from is not a change to the paper
         new_value = incoming[name]
         old_value = existing[name]
         if name != "published_year_inferred" and (
@@ -133,6 +135,9 @@ def _merge(existing: sqlite3.Row, incoming: dict[str, Any], incoming_is_newer: b
             changes[name] = new_value
             if name == "published":
                 changes["published_year_inferred"] = incoming["published_year_inferred"]
+    if changes and incoming_is_newer:
+        changes["source"] = incoming["source"]
+        changes["source_ref"] = incoming["source_ref"]
     return changes
 
 

@@ -1,0 +1,223 @@
+"""The digest-tui Textual app: navigation | papers | details.
+
+Attributes go down (the app tells each pane what to show), messages come up (the panes say
+what the user highlighted). Every library call runs in a thread worker so the UI never blocks;
+`exclusive=True` workers drop stale results when the user types faster than SQLite answers.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, Static, Tree
+
+from digest_tui.config import AppContext
+from digest_tui.store.library import ListRow
+from digest_tui.textsafe import printable
+from digest_tui.tui.library_service import LibraryService, Selection
+from digest_tui.tui.screens.help import HelpScreen
+from digest_tui.tui.widgets.nav_tree import NavTree
+from digest_tui.tui.widgets.paper_list import PaperList
+from digest_tui.tui.widgets.paper_panel import PaperPanel
+
+
+def paper_page_url(paper: dict[str, Any]) -> str:
+    """The paper's own page: arXiv when its id is known, else an arXiv title search."""
+    from urllib.parse import quote_plus
+
+    if paper.get("arxiv_id"):
+        return f"https://arxiv.org/abs/{paper['arxiv_id']}"
+    if paper.get("project_page"):
+        return str(paper["project_page"])
+    return (
+        "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(paper.get("title", ""))
+    )
+
+
+class DigestApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "digest-tui"
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("slash", "search", "Search"),
+        Binding("question_mark", "help", "Help"),
+        Binding("escape", "clear_search", "Clear search", show=False),
+        Binding("tab", "focus_next", "Next pane", show=False),
+        Binding("shift+tab", "focus_previous", "Previous pane", show=False),
+        Binding("o", "open_repo", "Open repo"),
+        Binding("O", "open_paper", "Open paper"),
+        Binding("right_square_bracket", "next_repo", "Next repo", show=False),
+        Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
+        Binding("p", "toggle_panel", "Panel", show=False),
+    ]
+
+    def __init__(self, ctx: AppContext | None = None) -> None:
+        super().__init__()
+        self.ctx = ctx or AppContext()
+        self.service = LibraryService(self.ctx)
+        self.selection = Selection()
+        self.search_text = ""
+        self.ready = False
+        self.started_at = time.perf_counter()
+        self.first_rows_seconds: float | None = None
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            yield NavTree(id="nav")
+            with Vertical(id="middle"):
+                yield Static(Text("Loading library…"), id="list-title")
+                yield Input(placeholder="search: words, \"phrase\", topic:moe has:code…",
+                            id="search")
+                yield PaperList(id="papers")
+            yield PaperPanel(id="panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(PaperList).focus()
+        self._startup()
+
+    # ---- loading ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="startup", exit_on_error=False)
+    def _startup(self) -> None:
+        def progress(message: str) -> None:
+            self.call_from_thread(self.notify, message, timeout=4)
+
+        self.service.startup(progress)
+        tree = self.service.tree_data()
+        rows = self.service.rows(self.selection, self.search_text)
+        self.call_from_thread(self._apply_startup, tree, rows)
+
+    def _apply_startup(self, tree: Any, rows: list[ListRow]) -> None:
+        self.query_one(NavTree).populate(tree)
+        self._show_rows(rows)
+        self.ready = True
+
+    @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
+    def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
+        rows = self.service.rows(selection, search)
+        self.call_from_thread(self._show_rows, rows, keep_id)
+
+    def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
+        if self.first_rows_seconds is None:
+            self.first_rows_seconds = time.perf_counter() - self.started_at
+        self.query_one(PaperList).set_rows(rows, keep_id=keep_id)
+        title = f"{self.selection.label} · {len(rows)} papers"
+        if self.search_text:
+            title += f" · search: {printable(self.search_text)}"
+        self.query_one("#list-title", Static).update(Text(title))
+        if not rows:
+            self.query_one(PaperPanel).show_paper(None)
+
+    def refresh_rows(self) -> None:
+        current = self.query_one(PaperList).current
+        self._load_rows(self.selection, self.search_text, current.id if current else None)
+
+    @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
+    def _load_paper(self, paper_id: str) -> None:
+        paper = self.service.paper(paper_id)
+        self.call_from_thread(self._show_paper, paper)
+
+    def _show_paper(self, paper: dict[str, Any] | None) -> None:
+        self.query_one(PaperPanel).show_paper(paper)
+
+    # ---- messages up --------------------------------------------------------------------
+
+    @on(Tree.NodeHighlighted, "#nav")
+    def _on_nav(self, event: Tree.NodeHighlighted[Selection]) -> None:
+        selection = event.node.data
+        if selection is None or selection == self.selection:
+            return
+        self.selection = selection
+        self._load_rows(selection, self.search_text, None)
+
+    @on(PaperList.Highlighted)
+    def _on_paper(self, event: PaperList.Highlighted) -> None:
+        if event.row is not None:
+            self._load_paper(event.row.id)
+
+    @on(Input.Changed, "#search")
+    def _on_search(self, event: Input.Changed) -> None:
+        self.search_text = event.value
+        self._load_rows(self.selection, self.search_text, None)
+
+    @on(Input.Submitted, "#search")
+    def _on_search_done(self, event: Input.Submitted) -> None:
+        self.query_one(PaperList).focus()
+
+    # ---- actions ------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        search = self.query_one("#search", Input)
+        search.add_class("visible")
+        search.focus()
+
+    def action_clear_search(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""  # Input.Changed reloads the list
+        search.remove_class("visible")
+        self.query_one(PaperList).focus()
+
+    def action_help(self) -> None:
+        entries: list[tuple[str, str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for key, active in self.screen.active_bindings.items():
+            binding = active.binding
+            description = binding.description or binding.action
+            if (key, description) in seen:
+                continue
+            seen.add((key, description))
+            where = type(active.node).__name__.replace("DigestApp", "everywhere")
+            entries.append((binding.key_display or self.get_key_display(binding), description,
+                            where))
+        self.push_screen(HelpScreen(sorted(entries, key=lambda e: (e[2] != "everywhere", e[0]))))
+
+    def action_toggle_panel(self) -> None:
+        self.query_one(PaperPanel).toggle_class("hidden")
+
+    def action_next_repo(self) -> None:
+        self.query_one(PaperPanel).cycle_repo(1)
+
+    def action_previous_repo(self) -> None:
+        self.query_one(PaperPanel).cycle_repo(-1)
+
+    def action_open_repo(self) -> None:
+        repo = self.query_one(PaperPanel).current_repo
+        if repo is None:
+            self.notify("This paper has no linked code.", severity="warning")
+            return
+        self._open(repo["url"])
+
+    def action_open_paper(self) -> None:
+        paper = self.query_one(PaperPanel).paper
+        if paper is not None:
+            self._open(paper_page_url(paper))
+
+    @work(thread=True, group="open", exit_on_error=False)
+    def _open(self, url: str) -> None:
+        from digest_tui.urls import open_url
+
+        result = open_url(url)
+        if result.action == "copied":
+            # Over SSH: the terminal clipboard (OSC 52) through Textual, and the URL on screen.
+            self.call_from_thread(self.copy_to_clipboard, url)
+        severity = "error" if result.action == "refused" else "information"
+        self.call_from_thread(self.notify, printable(result.message), severity=severity)
+
+    def on_unmount(self) -> None:
+        self.service.close()
+
+
+def run_app(ctx: AppContext) -> int:
+    app = DigestApp(ctx)
+    app.run()
+    return 0

@@ -1,0 +1,116 @@
+"""The TUI's access to the library: one connection, one lock, called from worker threads.
+
+Workers run in threads so the UI never waits on SQLite; the lock keeps two workers from
+interleaving statements on the shared connection (a write transaction and a read, say).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from digest_tui.config import AppContext
+from digest_tui.store.library import DigestRow, Library, ListRow
+from digest_tui.store.query import PaperQuery
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the navigation tree has selected: all papers, a topic, a digest, ..."""
+
+    kind: str = "all"  # all | topic | digest | bookmarks | unread | tag | list | new
+    value: str | None = None
+    label: str = "All papers"
+
+    def query(self, search: str = "") -> PaperQuery:
+        query = PaperQuery(search=search)
+        if self.kind == "topic":
+            query.topic = self.value
+        elif self.kind == "digest":
+            query.digest = self.value
+        elif self.kind == "bookmarks":
+            query.bookmarked = True
+        elif self.kind == "unread":
+            query.read = False
+        elif self.kind == "tag":
+            query.tag = self.value
+        elif self.kind == "list":
+            query.search = f'list:"{self.value}" {search}'.strip()
+        elif self.kind == "new":
+            query.search = f"is:new {search}".strip()
+        return query
+
+
+@dataclass(frozen=True)
+class TreeData:
+    total: int
+    topic_counts: dict[str, int]
+    topic_labels: list[tuple[str, str]]
+    digests: list[DigestRow]
+    extra: dict[str, Any]
+
+
+class LibraryService:
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self._lock = threading.RLock()
+        self._library: Library | None = None
+
+    def call(self, fn: Callable[[Library], Any]) -> Any:
+        with self._lock:
+            return fn(self.library)
+
+    @property
+    def library(self) -> Library:
+        if self._library is None:
+            from digest_tui.service import open_library
+
+            self._library = open_library(self.ctx)
+        return self._library
+
+    def startup(self, progress: Callable[[str], None] | None = None) -> None:
+        """First-run sample load and re-enrichment after a data change."""
+        from digest_tui.service import load_sample_if_empty
+
+        with self._lock:
+            library = self.library
+            report = load_sample_if_empty(library)
+            if report is not None and progress is not None:
+                progress(f"Loaded the sample library: {report.new} papers")
+            stale = library.stale_count()
+            if stale:
+                if progress is not None:
+                    progress(f"Updating topics and code links for {stale} papers…")
+                library.reenrich()
+
+    def rows(self, selection: Selection, search: str = "") -> list[ListRow]:
+        return self.call(lambda lib: lib.list_rows(selection.query(search)))
+
+    def tree_data(self) -> TreeData:
+        def build(lib: Library) -> TreeData:
+            taxonomy = lib.enricher.taxonomy if lib.enricher is not None else None
+            labels = [(t.id, t.label) for t in taxonomy.topics] if taxonomy else []
+            extra: dict[str, Any] = {}
+            counts_fn = getattr(lib, "tree_counts", None)
+            if counts_fn is not None:
+                extra = counts_fn()
+            return TreeData(lib.count(), lib.topic_counts(), labels, lib.digests(), extra)
+
+        return self.call(build)
+
+    def paper(self, ident: str) -> dict[str, Any] | None:
+        from digest_tui.serialize import paper_json
+
+        def load(lib: Library) -> dict[str, Any] | None:
+            row = lib.resolve(ident)
+            return paper_json(lib, row) if row is not None else None
+
+        return self.call(load)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._library is not None:
+                self._library.conn.close()
+                self._library = None

@@ -1,0 +1,210 @@
+"""The right pane: everything about the highlighted paper.
+
+It renders the DESIGN.md paper object (the same dict `show --format json` prints). Every string
+from a digest or API becomes a rich Text, which is never parsed for markup, and control
+characters are made visible, so nothing in a title can style or drive the terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from digest_tui.textsafe import printable
+
+_KIND_BADGE = {"official": "OFFICIAL", "community": "COMMUNITY", "framework": "FRAMEWORK",
+               "mentioned": "MENTIONED"}
+
+
+def _heading(text: str) -> Text:
+    return Text(text, style="bold underline")
+
+
+def _meta_line(paper: dict[str, Any]) -> Text:
+    parts = [f"published {paper.get('published') or 'unknown'}"]
+    if paper.get("upvotes") is not None:
+        parts.append(f"{paper['upvotes']} upvotes")
+    if paper.get("organization_name"):
+        parts.append(printable(paper["organization_name"]))
+    elif paper.get("authors_count"):
+        parts.append(f"{paper['authors_count']} authors")
+    if paper.get("withdrawn"):
+        parts.append("WITHDRAWN")
+    return Text(" · ".join(parts), style="dim")
+
+
+def _abstract(paper: dict[str, Any]) -> Text:
+    text = Text(printable(paper.get("abstract")) or "(no abstract)")
+    # Highlight the phrases that put the paper in its topics. Offsets refer to the raw text;
+    # printable() only changes control characters, which abstracts from the parser never hold.
+    if printable(paper.get("abstract")) == (paper.get("abstract") or ""):
+        for evidence in paper.get("topic_evidence", {}).values():
+            for item in evidence:
+                if item.get("field") == "abstract":
+                    text.stylize("bold reverse", item["start"], item["end"])
+    return text
+
+
+def _topics(paper: dict[str, Any]) -> list[RenderableType]:
+    out: list[RenderableType] = [_heading("Topics")]
+    if not paper.get("topics"):
+        out.append(Text("other (no topic matched)", style="dim"))
+    for topic in paper.get("topics", []):
+        line = Text(f"{topic}", style="bold")
+        phrases = sorted({printable(e["phrase"]) for e in paper["topic_evidence"].get(topic, [])})
+        if phrases:
+            line.append("  because of: ", style="dim")
+            line.append(", ".join(f"“{p}”" for p in phrases))
+        out.append(line)
+    return out
+
+
+def _code(paper: dict[str, Any], health: dict[str, Any], highlighted: int) -> list[RenderableType]:
+    out: list[RenderableType] = [_heading("Code")]
+    repos = paper.get("repos", [])
+    if not repos:
+        out.append(Text("no code linked", style="dim"))
+    for index, repo in enumerate(repos):
+        pointer = "▶ " if index == highlighted else "  "
+        line = Text(pointer)
+        line.append(f"[{_KIND_BADGE.get(repo['kind'], repo['kind'].upper())}] ", style="bold")
+        line.append(printable(repo["url"]))
+        line.append(f"  ({repo['source']})", style="dim")
+        if repo.get("framework"):
+            line.append(f" {printable(repo['framework'])}", style="dim")
+        out.append(line)
+        info = health.get(repo["url"])
+        if info is not None:
+            out.append(Text("    " + info, style="dim"))
+        elif repo.get("stars") is not None:
+            out.append(Text(f"    ★ {repo['stars']}", style="dim"))
+    links = [link for link in paper.get("links", []) if link.get("kind") != "repo"]
+    if links:
+        out.append(_heading("Links"))
+        for link in links:
+            out.append(Text(f"  [{link['kind']}] {printable(link['url'])}"))
+    if paper.get("project_page"):
+        out.append(Text(f"  [project] {printable(paper['project_page'])}"))
+    return out
+
+
+def _hardware(paper: dict[str, Any], fits: list[tuple[str, bool | None, str]]) -> list[RenderableType]:
+    hardware = paper.get("hardware")
+    if not hardware:
+        return []
+    out: list[RenderableType] = [_heading("Hardware")]
+    target = Text(printable(hardware.get("target")) or "unknown", style="bold")
+    target.append(
+        f"  ({hardware.get('scale', 'unknown')}, {hardware.get('confidence', 'low')} confidence)",
+        style="dim",
+    )
+    out.append(target)
+    if hardware.get("devices"):
+        out.append(Text("devices: " + ", ".join(hardware["devices"])))
+    if hardware.get("memory_arithmetic"):
+        out.append(Text("memory: " + printable(hardware["memory_arithmetic"])))
+    elif hardware.get("memory_gb") is not None:
+        out.append(Text(f"memory: ~{hardware['memory_gb']} GB"))
+    if hardware.get("feature_floor"):
+        out.append(Text("needs: " + printable(hardware["feature_floor"])))
+    if hardware.get("scaled_down"):
+        out.append(Text("scaled down: " + printable(hardware["scaled_down"])))
+    for item in hardware.get("evidence", [])[:6]:
+        quote = printable(item.get("quote") or item.get("phrase") or "")
+        out.append(Text(f"  “{quote}” ({item.get('source', '')})", style="dim"))
+    for name, fit, reason in fits:
+        mark = "✔" if fit else ("✘" if fit is False else "?")
+        out.append(Text(f"  {mark} {printable(name)}: {printable(reason)}"))
+    return out
+
+
+def _state(paper: dict[str, Any]) -> list[RenderableType]:
+    out: list[RenderableType] = []
+    flags = []
+    if paper.get("bookmarked"):
+        flags.append("★ bookmarked")
+    flags.append("read" if paper.get("read") else "unread")
+    line = Text(" · ".join(flags), style="bold")
+    if paper.get("tags"):
+        line.append("   tags: ", style="dim")
+        line.append(", ".join(printable(t) for t in paper["tags"]))
+    out.append(line)
+    if paper.get("note"):
+        out.append(_heading("Note"))
+        out.append(Text(printable(paper["note"])))
+    return out
+
+
+def render_paper(
+    paper: dict[str, Any],
+    *,
+    health: dict[str, str] | None = None,
+    fits: list[tuple[str, bool | None, str]] | None = None,
+    highlighted_repo: int = 0,
+) -> RenderableType:
+    parts: list[RenderableType] = [
+        Text(printable(paper["title"]), style="bold"),
+        _meta_line(paper),
+        Text(f"id {printable(paper['id'])}", style="dim"),
+        *_state(paper),
+        Text(""),
+        *_topics(paper),
+        Text(""),
+        *_code(paper, health or {}, highlighted_repo),
+    ]
+    hardware = _hardware(paper, fits or [])
+    if hardware:
+        parts += [Text(""), *hardware]
+    parts += [Text(""), _heading("Abstract"), _abstract(paper)]
+    return Group(*parts)
+
+
+class PaperPanel(VerticalScroll):
+    """Shows one paper; `show_paper(None)` shows a hint instead."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.paper: dict[str, Any] | None = None
+        self.highlighted_repo = 0
+        self.health: dict[str, str] = {}
+        self.fits: list[tuple[str, bool | None, str]] = []
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(Text("Select a paper.", style="dim"), id="paper-body")
+
+    def show_paper(self, paper: dict[str, Any] | None) -> None:
+        same = paper is not None and self.paper is not None and paper["id"] == self.paper["id"]
+        self.paper = paper
+        if not same:
+            self.highlighted_repo = 0
+            self.scroll_home(animate=False)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        body = self.query_one("#paper-body", Static)
+        if self.paper is None:
+            body.update(Text("No paper selected.", style="dim"))
+            return
+        body.update(
+            render_paper(
+                self.paper,
+                health=self.health,
+                fits=self.fits,
+                highlighted_repo=self.highlighted_repo,
+            )
+        )
+
+    def cycle_repo(self, step: int) -> None:
+        if self.paper and self.paper.get("repos"):
+            self.highlighted_repo = (self.highlighted_repo + step) % len(self.paper["repos"])
+            self._redraw()
+
+    @property
+    def current_repo(self) -> dict[str, Any] | None:
+        if self.paper and self.paper.get("repos"):
+            return self.paper["repos"][self.highlighted_repo % len(self.paper["repos"])]
+        return None

@@ -1,0 +1,25 @@
+"""Shared fixtures: paths to the fixture digests and an isolated DIGEST_TUI_HOME per test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DIGESTS = ROOT / "fixtures" / "digests"
+SEED_DEC10 = DIGESTS / "000_994e30a84fb3dacc.txt"
+SEED_DEC09 = DIGESTS / "001_5094fac457fca0e8.txt"
+SEED_JAN08 = DIGESTS / "002_b5a9888533951722.txt"
+SEED_DEC30 = DIGESTS / "004_71cad56db34cffbd.txt"
+ALL_SEEDS = [SEED_DEC10, SEED_DEC09, SEED_JAN08, SEED_DEC30]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh DIGEST_TUI_HOME: config, data and cache all under tmp_path/home."""
+    root = tmp_path / "home"
+    monkeypatch.setenv("DIGEST_TUI_HOME", str(root))
+    for name in ("GITHUB_TOKEN", "HF_ENDPOINT", "GITHUB_API_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return root

@@ -1,0 +1,124 @@
+"""Pilot tests: the app as a user drives it, on the bundled sample library."""
+
+from __future__ import annotations
+
+import json
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.screens.help import HelpScreen
+from digest_tui.tui.widgets.nav_tree import NavTree
+from digest_tui.tui.widgets.paper_list import PaperList
+from digest_tui.tui.widgets.paper_panel import PaperPanel
+from tests.ui.conftest import settle
+
+
+def find_node(tree: NavTree, kind: str, value: str | None):
+    stack = list(tree.root.children)
+    while stack:
+        node = stack.pop(0)
+        if node.data is not None and node.data.kind == kind and node.data.value == value:
+            return node
+        stack.extend(node.children)
+    raise AssertionError(f"no tree node {kind}:{value}")
+
+
+async def test_launch_shows_sample_library_in_three_panes(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        assert len(papers.rows) == 152
+        tree = app.query_one(NavTree)
+        labels = [str(node.label) for node in tree.root.children]
+        assert labels[0] == "All papers 152"
+        assert any(label.startswith("Topics") for label in labels)
+        topics = [str(n.label) for n in find_node(tree, "topic", "moe").parent.children]
+        assert [t.rsplit(" ", 1)[0] for t in topics] == [
+            "Kernels", "MoE", "Serving", "Training parallelism", "Other"]
+        digests = find_node(tree, "digest", "hf-page-2026-01-08")
+        assert str(digests.label) == "2026-01-08 26"
+        panel = app.query_one(PaperPanel)
+        assert panel.paper is not None and panel.paper["id"] == papers.current.id
+
+
+async def test_select_topic_move_and_panel_follows(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        tree = app.query_one(NavTree)
+        tree.focus()
+        tree.move_cursor(find_node(tree, "topic", "moe"))
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        expected = app.service.call(lambda lib: lib.topic_counts()["moe"])
+        assert len(papers.rows) == expected > 0
+        assert all("moe" in json.loads(row.topics) for row in papers.rows)
+        await pilot.press("tab")
+        assert papers.has_focus
+        first = papers.current.id
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert papers.cursor == 2
+        panel = app.query_one(PaperPanel)
+        assert panel.paper["id"] == papers.current.id != first
+        await pilot.press("k")
+        await settle(pilot)
+        assert panel.paper["id"] == papers.rows[1].id
+
+
+async def test_search_narrows_the_list_live_and_escape_clears(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        await pilot.press("slash", *"flash")
+        await settle(pilot)
+        narrowed = [row.title for row in papers.rows]
+        assert 0 < len(narrowed) < 152
+        assert any(t.startswith("FlashMoE") for t in narrowed)
+        await pilot.press(*"moe")
+        await settle(pilot)
+        assert papers.rows[0].title.startswith("FlashMoE")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(papers.rows) == 152 and papers.has_focus
+
+
+async def test_help_lists_the_active_bindings(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        descriptions = {description for _, description, _ in app.screen.entries}
+        assert {"Quit", "Search", "Help", "Open repo"} <= descriptions
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_markup_and_escapes_in_titles_are_shown_literally(home, tmp_path):
+    from digest_tui.cli import main
+
+    page = tmp_path / "evil.txt"
+    page.write_text(
+        "Daily Papers\n\nJan 2\n\n[bold red]Injected[/] \x1b[2J Title\n\n"
+        "An abstract with [link=file:///etc/passwd]markup[/link]. It has sentences. Yes.\n\n"
+        "  • 2 authors\n·\nJan 1, 2025\n",
+        encoding="utf-8",
+    )
+    assert main(["import", str(page)]) == 0
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"injected")
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        assert papers.rows[0].title.startswith("[bold red]Injected[/]")
+        line = papers.render_line(0).text
+        assert "[bold red]Injected[/]" in line and "\x1b" not in line
+        body = app.query_one("#paper-body")
+        rendered = str(body.render())
+        assert "[link=file:///etc/passwd]markup[/link]" in rendered
