@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+
+from rich.console import Console
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
-from digest_tui.tui.widgets.paper_panel import PaperPanel
+from digest_tui.tui.widgets.paper_panel import PaperPanel, render_paper
 from tests.ui.conftest import settle
 
 
@@ -119,6 +122,9 @@ async def test_markup_and_escapes_in_titles_are_shown_literally(home, tmp_path):
         assert papers.rows[0].title.startswith("[bold red]Injected[/]")
         line = papers.render_line(0).text
         assert "[bold red]Injected[/]" in line and "\x1b" not in line
-        body = app.query_one("#paper-body")
-        rendered = str(body.render())
-        assert "[link=file:///etc/passwd]markup[/link]" in rendered
+        panel = app.query_one(PaperPanel)
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(render_paper(panel.paper))
+        shown = console.export_text()
+        assert "[link=file:///etc/passwd]markup[/link]" in shown
+        assert "[bold red]Injected[/]" in shown and "\x1b" not in shown

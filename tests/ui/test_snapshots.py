@@ -1,0 +1,47 @@
+"""Snapshot tests of the main screen (pytest-textual-snapshot).
+
+Regenerate after an intended visual change with `pytest tests/ui --snapshot-update` and review
+the SVGs in tests/ui/__snapshots__ before committing them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from tests.ui.conftest import settle
+
+SIZE = (140, 40)
+
+
+def make_app() -> DigestApp:
+    return DigestApp(AppContext())
+
+
+async def _ready(pilot) -> None:
+    await settle(pilot)
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+def test_main_screen(home: Path, snap_compare):
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=_ready)
+
+
+def test_main_screen_after_search(home: Path, snap_compare):
+    async def search(pilot) -> None:
+        await _ready(pilot)
+        await pilot.press("slash", *"expert parallel")
+        await _ready(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=search)
+
+
+def test_help_screen(home: Path, snap_compare):
+    async def help_screen(pilot) -> None:
+        await _ready(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=help_screen)
