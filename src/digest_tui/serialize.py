@@ -40,6 +40,8 @@ def paper_json(library: Library, row: sqlite3.Row) -> dict[str, Any]:
         "digests": library.digests_of(int(row["rowid"])),
         "source": row["source"],
         "note": state.get("note"),
+        "note_conflicts": state.get("note_conflicts", []),
+        "lists": state.get("lists", []),
     }
 
 

@@ -14,6 +14,7 @@ from digest_tui.enrich.pipeline import Enricher
 from digest_tui.models import ImportWarning
 from digest_tui.sources.hf_page import PageFormatError, parse_page
 from digest_tui.store.db import connect
+from digest_tui.store.fits import install_fits
 from digest_tui.store.library import ImportReport, Library, content_hash
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -32,7 +33,10 @@ def sample_digest_paths() -> list[Path]:
 
 def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
     conn = connect(ctx.paths.database)
-    return Library(conn, enricher or Enricher(ctx.paths.config_dir))
+    library = Library(conn, enricher or Enricher(ctx.paths.config_dir))
+    # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
+    install_fits(conn, lambda: ctx.settings.machines, lambda: library.enricher.hardware_catalog)
+    return library
 
 
 def import_files(
@@ -76,5 +80,3 @@ def load_sample_if_empty(library: Library) -> ImportReport | None:
     report = import_files(library, sample_digest_paths())
     library.set_meta("sample_loaded", "1")
     return report
-
-

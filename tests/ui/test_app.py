@@ -38,7 +38,12 @@ async def test_launch_shows_sample_library_in_three_panes(home):
         assert any(label.startswith("Topics") for label in labels)
         topics = [str(n.label) for n in find_node(tree, "topic", "moe").parent.children]
         assert [t.rsplit(" ", 1)[0] for t in topics] == [
-            "Kernels", "MoE", "Serving", "Training parallelism", "Other"]
+            "Kernels",
+            "MoE",
+            "Serving",
+            "Training parallelism",
+            "Other",
+        ]
         digests = find_node(tree, "digest", "hf-page-2026-01-08")
         assert str(digests.label) == "2026-01-08 26"
         panel = app.query_one(PaperPanel)

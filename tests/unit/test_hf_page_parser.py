@@ -128,12 +128,16 @@ def test_malformed_entries_warn_with_line_and_the_rest_imports():
         + "Title Only Paper\n\n  • 1 authors\n·\nJun 7, 2024 3\n"
     )
     parsed = parse_page(text, "digest.txt")
-    assert [p.title for p in parsed.papers] == ["Good Paper One", "Good Paper Two",
-                                                 "Title Only Paper"]
+    assert [p.title for p in parsed.papers] == [
+        "Good Paper One",
+        "Good Paper Two",
+        "Title Only Paper",
+    ]
     messages = [str(w) for w in parsed.warnings]
     assert "digest.txt:15: entry has an abstract but no title; skipped" in messages
-    assert any(m.startswith("digest.txt:25:") and "unreadable date 'not a date'" in m
-               for m in messages)
+    assert any(
+        m.startswith("digest.txt:25:") and "unreadable date 'not a date'" in m for m in messages
+    )
     assert any("Title Only Paper" in m and "no abstract" in m for m in messages)
     title_only = parsed.papers[2]
     assert title_only.published == dt.date(2024, 6, 7) and title_only.upvotes == 3

@@ -118,12 +118,19 @@ def test_arxiv_id_rekeys_a_title_paper_and_keeps_an_alias(library):
     old_id = library.rows(PaperQuery(search="FlashMoE"))[0]["id"]
     parsed = parse_file(SEED_JAN08)
     flash = next(p for p in parsed.papers if p.title.startswith("FlashMoE"))
-    from_api = Paper(id="2506.04667", title=flash.title.upper(), arxiv_id="2506.04667",
-                     source="hf-api", upvotes=30)
-    digest = parsed.model_copy(update={
-        "papers": [from_api],
-        "digest": parsed.digest.model_copy(update={"id": "hf-api-2026-01-09"}),
-    })
+    from_api = Paper(
+        id="2506.04667",
+        title=flash.title.upper(),
+        arxiv_id="2506.04667",
+        source="hf-api",
+        upvotes=30,
+    )
+    digest = parsed.model_copy(
+        update={
+            "papers": [from_api],
+            "digest": parsed.digest.model_copy(update={"id": "hf-api-2026-01-09"}),
+        }
+    )
     library.import_parsed(digest)
     assert library.count() == 26
     assert library.resolve(old_id)["id"] == "2506.04667"
@@ -139,8 +146,9 @@ def test_search_ranks_title_hits_first_and_handles_syntax(library):
     assert library.rows(PaperQuery(search="megatr"))
     assert library.rows(PaperQuery(search='"unbalanced quote AND ( NEAR')) == []
     assert library.rows(PaperQuery(search="since:2025-11-01 until:2025-11-30"))
-    assert all(r["published"] >= "2025-11-01"
-               for r in library.rows(PaperQuery(search="since:2025-11-01")))
+    assert all(
+        r["published"] >= "2025-11-01" for r in library.rows(PaperQuery(search="since:2025-11-01"))
+    )
     excluded = library.rows(PaperQuery(search="moe -flashmoe"))
     assert excluded and all("FlashMoE" not in r["title"] for r in excluded)
 

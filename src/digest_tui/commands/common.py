@@ -44,26 +44,33 @@ def add_format(parser: argparse.ArgumentParser, choices: Iterable[str], default:
     )
 
 
-def write_json(obj: Any, out: TextIO = sys.stdout) -> None:
+def write_json(obj: Any, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
     json.dump(obj, out, ensure_ascii=False, indent=2)
     out.write("\n")
 
 
-def write_jsonl(objs: Iterable[Any], out: TextIO = sys.stdout) -> None:
+def write_jsonl(objs: Iterable[Any], out: TextIO | None = None) -> None:
+    out = out or sys.stdout
     for obj in objs:
         out.write(json.dumps(obj, ensure_ascii=False))
         out.write("\n")
 
 
-def write_table(rows: list[list[str]], headers: list[str], out: TextIO = sys.stdout) -> None:
+def write_table(rows: list[list[str]], headers: list[str], out: TextIO | None = None) -> None:
     """A plain aligned table; the last column takes what width is left and is truncated."""
+    out = out or sys.stdout
     width = shutil.get_terminal_size((120, 24)).columns
-    fixed = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-             for i, h in enumerate(headers[:-1])]
+    fixed = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+        for i, h in enumerate(headers[:-1])
+    ]
     remaining = max(width - sum(fixed) - 2 * len(fixed), 20)
+
     def line(cells: list[str]) -> str:
         head = "  ".join(c.ljust(w) for c, w in zip(cells[:-1], fixed, strict=True))
         return (head + "  " + one_line(cells[-1], remaining)).rstrip()
+
     out.write(line(headers) + "\n")
     for row in rows:
         out.write(line(row) + "\n")

@@ -39,6 +39,8 @@ class PaperQuery:
     tag: str | None = None
     bookmarked: bool | None = None
     read: bool | None = None
+    # `is:new` means added at or after this ISO time; None: the last visit stored in meta.
+    new_since: str | None = None
     extra_where: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
 
     @property
@@ -55,9 +57,7 @@ def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
     topics = ([query.topic] if query.topic else []) + parsed.values("topic")
     for topic in topics:
         if topic == "other":
-            where.append(
-                "NOT EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid)"
-            )
+            where.append("NOT EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid)")
         else:
             where.append(
                 "EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid "
@@ -98,6 +98,7 @@ def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
         where.append("p.hardware IS NOT NULL AND json_extract(p.hardware, '$.scale') != 'unknown'")
     if "withdrawn" in parsed.values("is"):
         where.append("p.withdrawn = 1")
+    _user_state_filters(query, parsed, where, params)
 
     for clause, clause_params in query.extra_where:
         where.append(clause)
@@ -114,7 +115,12 @@ def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
         params.append(" OR ".join(f'"{w}"' for w in parsed.excluded))
 
     sort = query.sort or (parsed.values("sort") or [None])[0]
-    if sort == "relevance" or (sort is None and fts is not None):
+    lists = parsed.values("list")
+    if sort is None and fts is None and len(lists) == 1:
+        # A reading list reads in its own order unless another sort is asked for.
+        order = f"({_LIST_POSITION}), {_SORTS['date']}"
+        params.extend([lists[0], lists[0]])
+    elif sort == "relevance" or (sort is None and fts is not None):
         order = f"{_BM25}, p.rowid DESC" if fts is not None else _SORTS["date"]
     else:
         order = _SORTS.get(sort or "date", _SORTS["date"])
@@ -127,3 +133,86 @@ def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
         sql += " LIMIT ?"
         params.append(int(query.limit))
     return sql, params
+
+
+# ---- user state: tags, bookmarks, read marks, notes, lists, "new", fits ----------------------
+# Each filter is a `p.rowid [NOT] IN (subquery)` over a small derived table with an index made
+# for it (migration 002), so it stays fast at 100,000 papers whatever else is filtered.
+
+_IN_LIST = (
+    "SELECT li.paper_rowid FROM list_items li JOIN lists l ON l.list_id = li.list_id "
+    "WHERE l.deleted = 0 AND (l.name = ? COLLATE NOCASE OR l.list_id = ?)"
+)
+_LIST_POSITION = (
+    "SELECT min(li.position || ' ' || li.position_at) FROM list_items li "
+    "JOIN lists l ON l.list_id = li.list_id WHERE li.paper_rowid = p.rowid "
+    "AND l.deleted = 0 AND (l.name = ? COLLATE NOCASE OR l.list_id = ?)"
+)
+_STATE_SETS = {
+    "bookmarked": "SELECT paper_rowid FROM paper_state WHERE bookmarked = 1",
+    "read": "SELECT paper_rowid FROM paper_state WHERE read = 1",
+    "notes": "SELECT paper_rowid FROM paper_state WHERE note IS NOT NULL",
+    "tags": "SELECT paper_rowid FROM paper_tags",
+}
+# is:VALUE -> (set, member?); `is:!read` and `-is:read` negate.
+_IS_VALUES = {
+    "bookmarked": ("bookmarked", True),
+    "unbookmarked": ("bookmarked", False),
+    "read": ("read", True),
+    "unread": ("read", False),
+}
+
+
+def _user_state_filters(
+    query: PaperQuery, parsed: ParsedSearch, where: list[str], params: list[Any]
+) -> None:
+    def member(set_name: str, positive: bool) -> None:
+        where.append(f"p.rowid {'' if positive else 'NOT '}IN ({_STATE_SETS[set_name]})")
+
+    for tag in ([query.tag] if query.tag else []) + parsed.values("tag"):
+        where.append("p.rowid IN (SELECT paper_rowid FROM paper_tags WHERE tag = ?)")
+        params.append(tag.strip().lower())
+    for tag in parsed.values("-tag"):
+        where.append("p.rowid NOT IN (SELECT paper_rowid FROM paper_tags WHERE tag = ?)")
+        params.append(tag.strip().lower())
+
+    if query.bookmarked is not None:
+        member("bookmarked", query.bookmarked)
+    if query.read is not None:
+        member("read", query.read)
+    flags = [(v, True) for v in parsed.values("is")] + [(v, False) for v in parsed.values("-is")]
+    for value, positive in flags:
+        if value.startswith("!"):
+            value, positive = value[1:], not positive
+        if value in _IS_VALUES:
+            set_name, wanted = _IS_VALUES[value]
+            member(set_name, wanted == positive)
+        elif value == "new":
+            since = "coalesce(?, (SELECT value FROM meta WHERE key = 'last_visit'), '')"
+            where.append(f"p.added_at {'>=' if positive else '<'} {since}")
+            params.append(query.new_since)
+        elif value == "withdrawn" and not (positive and "withdrawn" in parsed.values("is")):
+            where.append(f"p.withdrawn = {1 if positive else 0}")
+
+    for values, positive in ((parsed.values("has"), True), (parsed.values("-has"), False)):
+        for value in values:
+            if value in ("notes", "note"):
+                member("notes", positive)
+            elif value == "tags":
+                member("tags", positive)
+
+    for name in parsed.values("list"):
+        where.append(f"p.rowid IN ({_IN_LIST})")
+        params.extend([name, name])
+    for name in parsed.values("-list"):
+        where.append(f"p.rowid NOT IN ({_IN_LIST})")
+        params.extend([name, name])
+
+    # Hardware fit needs the catalog and the user's machines: a SQL function that
+    # store/fits.py installs on the connection.
+    for machine in parsed.values("fits"):
+        where.append("paper_fits(p.hardware, ?) = 1")
+        params.append(machine)
+    for machine in parsed.values("-fits"):
+        where.append("paper_fits(p.hardware, ?) = 0")
+        params.append(machine)

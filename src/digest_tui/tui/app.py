@@ -35,9 +35,7 @@ def paper_page_url(paper: dict[str, Any]) -> str:
         return f"https://arxiv.org/abs/{paper['arxiv_id']}"
     if paper.get("project_page"):
         return str(paper["project_page"])
-    return (
-        "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(paper.get("title", ""))
-    )
+    return "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(paper.get("title", ""))
 
 
 class DigestApp(App[int]):
@@ -74,8 +72,7 @@ class DigestApp(App[int]):
             yield NavTree(id="nav")
             with Vertical(id="middle"):
                 yield Static(Text("Loading library…"), id="list-title")
-                yield Input(placeholder="search: words, \"phrase\", topic:moe has:code…",
-                            id="search")
+                yield Input(placeholder='search: words, "phrase", topic:moe has:code…', id="search")
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
         yield Footer()
@@ -177,8 +174,9 @@ class DigestApp(App[int]):
                 continue
             seen.add((key, description))
             where = type(active.node).__name__.replace("DigestApp", "everywhere")
-            entries.append((binding.key_display or self.get_key_display(binding), description,
-                            where))
+            entries.append(
+                (binding.key_display or self.get_key_display(binding), description, where)
+            )
         self.push_screen(HelpScreen(sorted(entries, key=lambda e: (e[2] != "everywhere", e[0]))))
 
     def action_toggle_panel(self) -> None:

@@ -38,8 +38,11 @@ class NavTree(Tree[Selection]):
         root = self.root
         root.add_leaf(_label("All papers", data.total), data=Selection())
         extra = data.extra
-        for kind, name in (("new", "New since last visit"), ("bookmarks", "Bookmarks"),
-                           ("unread", "Unread")):
+        for kind, name in (
+            ("new", "New since last visit"),
+            ("bookmarks", "Bookmarks"),
+            ("unread", "Unread"),
+        ):
             if kind in extra:
                 root.add_leaf(_label(name, extra[kind]), data=Selection(kind, None, name))
         topics = root.add("Topics", data=None, expand=True)

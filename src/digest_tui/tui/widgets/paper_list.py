@@ -98,9 +98,7 @@ class PaperList(ScrollView, can_focus=True):
         self._render_cached.cache_clear()
         self.refresh()
         if self.rows:
-            self.scroll_to_region(
-                Region(0, new, 1, 1), animate=False, force=True, immediate=True
-            )
+            self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
         self.post_message(self.Highlighted(self, self.current))
 
     def _move(self, delta: int) -> None:

@@ -16,8 +16,12 @@ from textual.widgets import Static
 
 from digest_tui.textsafe import printable
 
-_KIND_BADGE = {"official": "OFFICIAL", "community": "COMMUNITY", "framework": "FRAMEWORK",
-               "mentioned": "MENTIONED"}
+_KIND_BADGE = {
+    "official": "OFFICIAL",
+    "community": "COMMUNITY",
+    "framework": "FRAMEWORK",
+    "mentioned": "MENTIONED",
+}
 
 
 def _heading(text: str) -> Text:
@@ -92,7 +96,9 @@ def _code(paper: dict[str, Any], health: dict[str, Any], highlighted: int) -> li
     return out
 
 
-def _hardware(paper: dict[str, Any], fits: list[tuple[str, bool | None, str]]) -> list[RenderableType]:
+def _hardware(
+    paper: dict[str, Any], fits: list[tuple[str, bool | None, str]]
+) -> list[RenderableType]:
     hardware = paper.get("hardware")
     if not hardware:
         return []
