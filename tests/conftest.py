@@ -20,6 +20,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh DIGEST_TUI_HOME: config, data and cache all under tmp_path/home."""
     root = tmp_path / "home"
     monkeypatch.setenv("DIGEST_TUI_HOME", str(root))
-    for name in ("GITHUB_TOKEN", "HF_ENDPOINT", "GITHUB_API_URL"):
-        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    # Nothing listens on port 9 of loopback: anything that tries the network in a test gets
+    # "connection refused" at once, exercising the offline paths and never the internet.
+    monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     return root

@@ -73,6 +73,8 @@ class Settings(BaseModel):
     auto_read_seconds: float | None = Field(default=None, ge=0)
     machines: list[Machine] = Field(default_factory=list)
     year: int | None = None
+    # Fetch stars, licence and last push of a paper's GitHub repos when it is shown.
+    repo_health: bool = True
 
 
 def load_settings(paths: Paths) -> Settings:

@@ -133,3 +133,29 @@ async def test_markup_and_escapes_in_titles_are_shown_literally(home, tmp_path):
         shown = console.export_text()
         assert "[link=file:///etc/passwd]markup[/link]" in shown
         assert "[bold red]Injected[/]" in shown and "\x1b" not in shown
+
+
+async def test_code_section_shows_repo_health_and_o_opens_or_copies(home, monkeypatch):
+    from tests.conftest import ROOT
+    from tests.loopback import Recorded, serve
+
+    payload = (ROOT / "fixtures" / "github" / "repo_megatron_lm.json").read_bytes()
+    stars = json.loads(payload)["stargazers_count"]
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"):
+        monkeypatch.delenv(name, raising=False)
+    with serve({"/repos/osayamenja/FlashMoE": Recorded(200, payload)}) as github:
+        monkeypatch.setenv("GITHUB_API_URL", github.url)
+        app = DigestApp(AppContext())
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("slash", *"flashmoe", "enter")
+            await settle(pilot, rounds=5)
+            panel = app.query_one(PaperPanel)
+            assert panel.paper["title"].startswith("FlashMoE")
+            assert "/repos/osayamenja/FlashMoE" in github.requests
+            line = panel.health["https://github.com/osayamenja/FlashMoE"]
+            assert line.startswith(f"★ {stars:,}")
+            await pilot.press("o")
+            await settle(pilot)
+            # No display here: the URL is copied to the clipboard rather than opened.
+            assert app.clipboard == "https://github.com/osayamenja/FlashMoE"

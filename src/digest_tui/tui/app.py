@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static, Tree
 
 from digest_tui.config import AppContext
+from digest_tui.paper_urls import paper_page_url
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui.library_service import LibraryService, Selection
@@ -25,17 +26,6 @@ from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-
-
-def paper_page_url(paper: dict[str, Any]) -> str:
-    """The paper's own page: arXiv when its id is known, else an arXiv title search."""
-    from urllib.parse import quote_plus
-
-    if paper.get("arxiv_id"):
-        return f"https://arxiv.org/abs/{paper['arxiv_id']}"
-    if paper.get("project_page"):
-        return str(paper["project_page"])
-    return "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(paper.get("title", ""))
 
 
 class DigestApp(App[int]):
@@ -121,10 +111,28 @@ class DigestApp(App[int]):
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
     def _load_paper(self, paper_id: str) -> None:
         paper = self.service.paper(paper_id)
-        self.call_from_thread(self._show_paper, paper)
+        health = self.service.cached_health(paper) if paper else {}
+        self.call_from_thread(self._show_paper, paper, health)
 
-    def _show_paper(self, paper: dict[str, Any] | None) -> None:
-        self.query_one(PaperPanel).show_paper(paper)
+    def _show_paper(self, paper: dict[str, Any] | None, health: dict[str, str]) -> None:
+        panel = self.query_one(PaperPanel)
+        panel.health = health
+        panel.show_paper(paper)
+        if paper is not None and paper.get("repos") and self.ctx.settings.repo_health:
+            self._refresh_health(paper)
+
+    @work(thread=True, exclusive=True, group="health", exit_on_error=False)
+    def _refresh_health(self, paper: dict[str, Any]) -> None:
+        """Fetch stars, licence and last push in the background; cached figures show first."""
+        health = self.service.refresh_health(paper)
+        if health:
+            self.call_from_thread(self._show_health, paper["id"], health)
+
+    def _show_health(self, paper_id: str, health: dict[str, str]) -> None:
+        panel = self.query_one(PaperPanel)
+        if panel.paper is not None and panel.paper["id"] == paper_id:
+            panel.health = health
+            panel.refresh_view()
 
     # ---- messages up --------------------------------------------------------------------
 
@@ -204,10 +212,11 @@ class DigestApp(App[int]):
     def _open(self, url: str) -> None:
         from digest_tui.urls import open_url
 
-        result = open_url(url)
-        if result.action == "copied":
-            # Over SSH: the terminal clipboard (OSC 52) through Textual, and the URL on screen.
-            self.call_from_thread(self.copy_to_clipboard, url)
+        # Without a browser (over SSH) the URL goes to the terminal's clipboard through
+        # Textual's own driver, so the OSC 52 bytes never interleave with a screen update.
+        result = open_url(
+            url, writer=lambda _osc52: self.call_from_thread(self.copy_to_clipboard, url)
+        )
         severity = "error" if result.action == "refused" else "information"
         self.call_from_thread(self.notify, printable(result.message), severity=severity)
 

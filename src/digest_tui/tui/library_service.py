@@ -57,6 +57,7 @@ class LibraryService:
         self.ctx = ctx
         self._lock = threading.RLock()
         self._library: Library | None = None
+        self._health: Any = None
 
     def call(self, fn: Callable[[Library], Any]) -> Any:
         with self._lock:
@@ -109,7 +110,44 @@ class LibraryService:
 
         return self.call(load)
 
+    # ---- repo health (its own cache file and lock: network calls never hold the library) ----
+
+    @property
+    def health_client(self):  # type: ignore[no-untyped-def]
+        if self._health is None:
+            from digest_tui.repohealth import GitHubHealthClient, HealthCache
+
+            cache = HealthCache(self.ctx.paths.cache_dir / "repo_health.sqlite3")
+            self._health = GitHubHealthClient(cache, timeout=8.0)
+        return self._health
+
+    def cached_health(self, paper: dict[str, Any]) -> dict[str, str]:
+        from digest_tui.repohealth.format import github_repos, health_line
+
+        lines = {}
+        for url, (owner, name) in github_repos(paper).items():
+            health = self.health_client.cached(owner, name)
+            if health is not None:
+                lines[url] = health_line(health)
+        return lines
+
+    def refresh_health(self, paper: dict[str, Any]) -> dict[str, str]:
+        from digest_tui.repohealth.format import github_repos, health_line
+
+        repos = github_repos(paper)
+        results = self.health_client.refresh_many(list(repos.values()))
+        by_key = {(h.owner.lower(), h.name.lower()): health_line(h) for h in results}
+        return {
+            url: by_key[(owner.lower(), name.lower())]
+            for url, (owner, name) in repos.items()
+            if (owner.lower(), name.lower()) in by_key
+        }
+
     def close(self) -> None:
+        if self._health is not None:
+            self._health.close()
+            self._health.cache.close()
+            self._health = None
         with self._lock:
             if self._library is not None:
                 self._library.conn.close()

@@ -190,6 +190,9 @@ class PaperPanel(VerticalScroll):
             self.scroll_home(animate=False)
         self._redraw()
 
+    def refresh_view(self) -> None:
+        self._redraw()
+
     def _redraw(self) -> None:
         body = self.query_one("#paper-body", Static)
         if self.paper is None:

@@ -1,0 +1,171 @@
+"""`links check`, `links import-pwc`, `links health` and `open`: code beside papers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from digest_tui.commands.common import (
+    CommandError,
+    open_for_command,
+    resolve_or_fail,
+    write_json,
+)
+from digest_tui.config import AppContext
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    links = sub.add_parser("links", help="the curated repro links and repo health")
+    links_sub = links.add_subparsers(dest="links_command", metavar="SUBCOMMAND", required=True)
+
+    p = links_sub.add_parser(
+        "check",
+        help="validate the repro_links catalog (packaged and the user's)",
+        description="Check every repro_links YAML file: schema, unknown fields, duplicate "
+        "papers and repos, URL shape, arXiv ids. Exit 1 when a problem is found.",
+    )
+    p.add_argument("dirs", nargs="*", type=Path, help="directories to check instead")
+    p.set_defaults(func=cmd_links_check)
+
+    p = links_sub.add_parser(
+        "import-pwc",
+        help="add repos from a Papers-with-Code links dump",
+        description="Stream a links-between-papers-and-code.json[.gz] dump and attach the "
+        "official and community repos of the papers in the library.",
+    )
+    p.add_argument("path", type=Path, metavar="FILE")
+    p.set_defaults(func=cmd_import_pwc)
+
+    p = links_sub.add_parser(
+        "health",
+        help="fetch GitHub health (stars, licence, last push) for a paper's repos",
+    )
+    p.add_argument("id", nargs="?", help="paper id (default: every paper with code)")
+    p.add_argument("--refresh", action="store_true", help="ignore the cache's time to live")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_health)
+
+    p = sub.add_parser(
+        "open",
+        help="open a paper's repo or page in the browser",
+        description="Open the paper's first (official) repo, or with --paper its own page. "
+        "Only http(s) URLs are opened; without a browser the URL is copied and printed.",
+    )
+    p.add_argument("id")
+    p.add_argument("--paper", action="store_true", help="open the paper's page, not its code")
+    p.add_argument("--repo", type=int, default=1, metavar="N", help="open the N-th repo")
+    p.add_argument("--print", action="store_true", help="only print the URL")
+    p.set_defaults(func=cmd_open)
+
+
+def cmd_links_check(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.enrich.repro_catalog import catalog_dirs, check_catalog, load_catalog_dirs
+
+    dirs = list(args.dirs) or catalog_dirs(ctx.paths.config_dir)
+    for directory in dirs:
+        if not directory.is_dir():
+            raise CommandError(f"{directory}: not a directory")
+    problems = check_catalog(dirs)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    catalog = load_catalog_dirs(dirs)
+    repos = sum(len(entry.repos) for entry in catalog.entries)
+    where = ", ".join(str(d) for d in dirs)
+    if problems:
+        raise CommandError(f"{len(problems)} problem(s) in {where}")
+    print(f"ok: {len(catalog.entries)} papers, {repos} repos in {where}")
+    return 0
+
+
+def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.sources.pwc_links import PwcFormatError, collect_pwc_repos
+
+    if not args.path.exists():
+        raise CommandError(f"{args.path}: no such file")
+    library = open_for_command(ctx)
+    papers = library.conn.execute("SELECT rowid, arxiv_id, title FROM papers").fetchall()
+    try:
+        found = collect_pwc_repos(
+            args.path,
+            arxiv_ids=[p["arxiv_id"] for p in papers if p["arxiv_id"]],
+            titles=[p["title"] for p in papers],
+        )
+    except (PwcFormatError, OSError) as exc:
+        raise CommandError(str(exc)) from exc
+    for problem in found.problems[:20]:
+        print(f"warning: {problem}", file=sys.stderr)
+    if len(found.problems) > 20:
+        print(f"warning: … and {len(found.problems) - 20} more problems", file=sys.stderr)
+    added = touched = 0
+    for paper in papers:
+        repos = found.repos_for(paper["arxiv_id"], paper["title"])
+        if repos:
+            count = library.add_extra_repos(int(paper["rowid"]), repos)
+            added += count
+            touched += bool(count)
+    print(
+        f"read {found.records} links from {args.path}: {added} repos added to {touched} papers"
+    )
+    return 0
+
+
+def _client(ctx: AppContext):  # type: ignore[no-untyped-def]
+    from digest_tui.repohealth import GitHubHealthClient, HealthCache
+
+    return GitHubHealthClient(HealthCache(ctx.paths.cache_dir / "repo_health.sqlite3"))
+
+
+def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.serialize import paper_json
+
+    library = open_for_command(ctx)
+    if args.id:
+        papers = [paper_json(library, resolve_or_fail(library, args.id))]
+    else:
+        from digest_tui.store.query import PaperQuery
+
+        papers = [paper_json(library, r) for r in library.rows(PaperQuery(has_code=True))]
+    from digest_tui.repohealth.format import github_repos, health_line
+
+    wanted = sorted({repo for paper in papers for repo in github_repos(paper).values()})
+    client = _client(ctx)
+    try:
+        if args.refresh:
+            results = client.refresh_many(wanted, force=True)
+        else:
+            results = client.refresh_many(wanted)
+    finally:
+        client.close()
+    if args.format == "json":
+        write_json([h.model_dump(mode="json") for h in results])
+        return 0
+    for health in results:
+        print(f"{health.owner}/{health.name}: {health_line(health)}")
+    return 0
+
+
+def cmd_open(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.paper_urls import paper_page_url
+    from digest_tui.serialize import paper_json
+    from digest_tui.urls import open_url
+
+    library = open_for_command(ctx)
+    paper = paper_json(library, resolve_or_fail(library, args.id))
+    if args.paper:
+        url = paper_page_url(paper)
+    else:
+        repos = paper["repos"]
+        if not repos:
+            raise CommandError(f"{paper['id']} has no linked code (use --paper for its page)")
+        if not 1 <= args.repo <= len(repos):
+            raise CommandError(f"{paper['id']} has {len(repos)} repo(s); --repo {args.repo}")
+        url = repos[args.repo - 1]["url"]
+    result = open_url(url, print_only=args.print)
+    if result.action == "refused":
+        raise CommandError(result.message)
+    if result.action in ("printed",):
+        print(result.url)
+    else:
+        print(result.message)
+    return 0
