@@ -1,0 +1,96 @@
+"""Evaluate the topic classifier on the labelled fixture papers, and time it.
+
+    .venv/bin/python bench/eval_topics.py [--json] [--config-dir DIR] [--no-evidence]
+
+Prints per-topic precision/recall/F1, micro-F1, the share of papers exactly right, the papers
+that are wrong (with the evidence behind each wrong or missing topic), and the classifier's
+speed per paper. The logic lives in digest_tui.enrich.topic_eval so tests run the same thing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))  # runnable from a checkout without installing
+
+from digest_tui.enrich.topic_eval import (  # noqa: E402
+    evaluate,
+    format_report,
+    load_labels,
+    read_digest_papers,
+)
+from digest_tui.enrich.topics import Taxonomy, classify, load_taxonomy  # noqa: E402
+
+DIGESTS = ROOT / "fixtures" / "digests"
+LABELS = ROOT / "fixtures" / "eval" / "topics.yaml"
+
+
+def time_classifier(
+    taxonomy: Taxonomy, papers: list[tuple[str, str]], rounds: int
+) -> dict[str, float]:
+    """Microseconds per paper: the median over `rounds` passes over all papers, and the same
+    for papers padded or cut to a 1,800-character abstract (the size the target is set for)."""
+
+    def per_paper(items: list[tuple[str, str]]) -> float:
+        samples = []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            for title, abstract in items:
+                classify(taxonomy, title, abstract)
+            samples.append((time.perf_counter() - start) / len(items))
+        return statistics.median(samples) * 1e6
+
+    sized = [(t, (a * (1800 // max(len(a), 1) + 1))[:1800]) for t, a in papers if a]
+    start = time.perf_counter()
+    load_taxonomy()
+    load_ms = (time.perf_counter() - start) * 1e3
+    return {
+        "us_per_paper": round(per_paper(papers), 1),
+        "us_per_paper_1800_chars": round(per_paper(sized), 1),
+        "mean_abstract_chars": round(statistics.mean(len(a) for _, a in papers), 0),
+        "load_taxonomy_ms": round(load_ms, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--config-dir", type=Path, help="merge DIR/taxonomy.yaml, as the app does")
+    parser.add_argument("--no-evidence", action="store_true", help="omit evidence lines")
+    parser.add_argument("--rounds", type=int, default=20, help="timing passes (0: skip timing)")
+    args = parser.parse_args(argv)
+
+    taxonomy = load_taxonomy(args.config_dir)
+    papers = read_digest_papers(DIGESTS.glob("*.txt"))
+    report = evaluate(taxonomy, load_labels(LABELS), papers)
+    speed = (
+        time_classifier(taxonomy, [(p.title, p.abstract) for p in papers.values()], args.rounds)
+        if args.rounds > 0
+        else {}
+    )
+    if args.json:
+        data = report.to_json()
+        data["speed"] = speed
+        data["taxonomy_fingerprint"] = taxonomy.fingerprint
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(format_report(report, evidence=not args.no_evidence))
+        if speed:
+            print()
+            print(
+                f"speed: {speed['us_per_paper']:.0f} us/paper "
+                f"(mean abstract {speed['mean_abstract_chars']:.0f} chars), "
+                f"{speed['us_per_paper_1800_chars']:.0f} us/paper at 1,800 chars; "
+                f"load_taxonomy {speed['load_taxonomy_ms']:.1f} ms"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,300 @@
+"""Measure the topic classifier against the labelled set in fixtures/eval/topics.yaml.
+
+Each labelled paper has `required` topics (missing one is a false negative) and `allowed` ones
+(defensible either way: predicting one counts neither for nor against). Any other predicted
+topic is a false positive. A paper is exactly right when
+required <= predicted <= required | allowed.
+
+Pure functions over already-read data, plus small readers for the label file and the fixture
+digests, so the bench script and the tests share one implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from digest_tui.enrich.topics import Taxonomy, classify, explain
+from digest_tui.models import TopicEvidence
+
+
+class EvalDataError(Exception):
+    """The label file (or the digests) cannot be used; the message names the file."""
+
+
+class _Label(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(min_length=1)
+    required: list[str] = Field(default_factory=list)
+    allowed: list[str] = Field(default_factory=list)
+    note: str | None = None
+
+
+class _LabelFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    papers: list[_Label]
+
+
+@dataclass(frozen=True)
+class LabelledPaper:
+    title: str
+    required: frozenset[str]
+    allowed: frozenset[str]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class PaperText:
+    title: str
+    abstract: str
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PaperOutcome:
+    title: str
+    required: frozenset[str]
+    allowed: frozenset[str]
+    predicted: tuple[str, ...]
+    scores: Mapping[str, float]
+    evidence: Mapping[str, Sequence[TopicEvidence]]
+    note: str | None = None
+
+    @property
+    def false_positives(self) -> set[str]:
+        return set(self.predicted) - self.required - self.allowed
+
+    @property
+    def false_negatives(self) -> set[str]:
+        return set(self.required) - set(self.predicted)
+
+    @property
+    def exact(self) -> bool:
+        return not self.false_positives and not self.false_negatives
+
+
+@dataclass(frozen=True)
+class TopicScore:
+    topic: str
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float:
+        return _ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        return _ratio(self.tp, self.tp + self.fn)
+
+    @property
+    def f1(self) -> float:
+        return _f1(self.precision, self.recall)
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    per_topic: list[TopicScore]
+    outcomes: list[PaperOutcome]
+    unlabelled: list[str] = field(default_factory=list)
+
+    @property
+    def micro(self) -> TopicScore:
+        return TopicScore(
+            "micro",
+            sum(t.tp for t in self.per_topic),
+            sum(t.fp for t in self.per_topic),
+            sum(t.fn for t in self.per_topic),
+        )
+
+    @property
+    def exact_share(self) -> float:
+        return _ratio(sum(o.exact for o in self.outcomes), len(self.outcomes))
+
+    @property
+    def wrong(self) -> list[PaperOutcome]:
+        return [o for o in self.outcomes if not o.exact]
+
+    def to_json(self) -> dict[str, Any]:
+        micro = self.micro
+        return {
+            "papers": len(self.outcomes),
+            "per_topic": {t.topic: _score_json(t) for t in self.per_topic},
+            "micro": _score_json(micro),
+            "exact_share": round(self.exact_share, 4),
+            "unlabelled": list(self.unlabelled),
+            "wrong": [
+                {
+                    "title": o.title,
+                    "required": sorted(o.required),
+                    "allowed": sorted(o.allowed),
+                    "predicted": list(o.predicted),
+                    "false_positives": sorted(o.false_positives),
+                    "false_negatives": sorted(o.false_negatives),
+                    "scores": dict(o.scores),
+                    "evidence": {
+                        topic: [ev.model_dump() for ev in evs] for topic, evs in o.evidence.items()
+                    },
+                }
+                for o in self.wrong
+            ],
+        }
+
+
+def _ratio(num: int, den: int) -> float:
+    # An empty denominator means nothing could go wrong: count it as perfect.
+    return num / den if den else 1.0
+
+
+def _f1(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def _score_json(score: TopicScore) -> dict[str, Any]:
+    return {
+        "tp": score.tp,
+        "fp": score.fp,
+        "fn": score.fn,
+        "precision": round(score.precision, 4),
+        "recall": round(score.recall, 4),
+        "f1": round(score.f1, 4),
+    }
+
+
+def load_labels(path: Path) -> list[LabelledPaper]:
+    """Read the label file; raises EvalDataError naming the file and the entry."""
+    import yaml
+
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise EvalDataError(f"{path}: {exc}") from exc
+    try:
+        parsed = _LabelFile.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise EvalDataError(f"{path}: {problems}") from exc
+    labels: list[LabelledPaper] = []
+    seen: set[str] = set()
+    for index, item in enumerate(parsed.papers):
+        if item.title in seen:
+            raise EvalDataError(f"{path}: papers[{index}]: {item.title!r} is labelled twice")
+        both = set(item.required) & set(item.allowed)
+        if both:
+            raise EvalDataError(
+                f"{path}: papers[{index}]: {sorted(both)} both required and allowed"
+            )
+        seen.add(item.title)
+        labels.append(
+            LabelledPaper(item.title, frozenset(item.required), frozenset(item.allowed), item.note)
+        )
+    return labels
+
+
+def read_digest_papers(paths: Iterable[Path]) -> dict[str, PaperText]:
+    """Every distinct paper (by exact title) of the given digest files, first occurrence wins."""
+    from digest_tui.sources.hf_page import parse_file
+
+    papers: dict[str, PaperText] = {}
+    for path in sorted(paths):
+        # The year only matters for dates, which the evaluation ignores: fix it for determinism.
+        for paper in parse_file(path, year=2025).papers:
+            papers.setdefault(
+                paper.title, PaperText(paper.title, paper.abstract, tuple(paper.keywords))
+            )
+    return papers
+
+
+def evaluate(
+    taxonomy: Taxonomy,
+    labels: Sequence[LabelledPaper],
+    papers: Mapping[str, PaperText],
+    topics: Sequence[str] | None = None,
+) -> EvalReport:
+    """Classify every labelled paper and score the predictions per topic.
+
+    `topics` limits the scored topics (default: the taxonomy's); a label naming a paper that is
+    not in `papers` is an error, a paper without a label is reported in `unlabelled`.
+    """
+    missing = [label.title for label in labels if label.title not in papers]
+    if missing:
+        raise EvalDataError(f"labelled papers not found in the digests: {missing}")
+    scored = list(topics) if topics is not None else taxonomy.ids
+    counts = {topic: [0, 0, 0] for topic in scored}
+    outcomes: list[PaperOutcome] = []
+    for label in labels:
+        text = papers[label.title]
+        result = classify(taxonomy, text.title, text.abstract, text.keywords)
+        predicted = tuple(t for t in result.topics if t in counts)
+        # Evidence of every topic, also those below threshold, so a miss can be explained.
+        explained = explain(taxonomy, text.title, text.abstract, text.keywords)
+        outcome = PaperOutcome(
+            title=label.title,
+            required=label.required,
+            allowed=label.allowed,
+            predicted=predicted,
+            scores=result.scores,
+            evidence={topic: found for topic, (_score, found) in explained.items() if found},
+            note=label.note,
+        )
+        outcomes.append(outcome)
+        for topic, tally in counts.items():
+            if topic in predicted and topic in label.required:
+                tally[0] += 1
+            elif topic in predicted and topic not in label.allowed:
+                tally[1] += 1
+            elif topic not in predicted and topic in label.required:
+                tally[2] += 1
+    labelled = {label.title for label in labels}
+    return EvalReport(
+        per_topic=[TopicScore(topic, *counts[topic]) for topic in scored],
+        outcomes=outcomes,
+        unlabelled=[title for title in papers if title not in labelled],
+    )
+
+
+def format_report(report: EvalReport, *, evidence: bool = True) -> str:
+    """A plain-text report: the per-topic table, the totals, then every wrong paper."""
+    lines = [f"{'topic':<22} {'P':>6} {'R':>6} {'F1':>6} {'TP':>4} {'FP':>4} {'FN':>4}"]
+    for score in [*report.per_topic, report.micro]:
+        lines.append(
+            f"{score.topic:<22} {score.precision:6.3f} {score.recall:6.3f} {score.f1:6.3f} "
+            f"{score.tp:4d} {score.fp:4d} {score.fn:4d}"
+        )
+    exact = sum(o.exact for o in report.outcomes)
+    lines.append("")
+    lines.append(
+        f"papers: {len(report.outcomes)}   micro-F1: {report.micro.f1:.3f}   "
+        f"exactly right: {exact}/{len(report.outcomes)} = {report.exact_share:.3f}"
+    )
+    if report.unlabelled:
+        lines.append(f"unlabelled papers: {len(report.unlabelled)}")
+        lines.extend(f"  - {title}" for title in report.unlabelled)
+    if report.wrong:
+        lines.append("")
+        lines.append(f"wrong ({len(report.wrong)}):")
+    for outcome in report.wrong:
+        lines.append(f"- {outcome.title}")
+        lines.append(
+            f"    required {sorted(outcome.required)}  allowed {sorted(outcome.allowed)}  "
+            f"predicted {list(outcome.predicted)}"
+        )
+        problems = [f"FP {t}" for t in sorted(outcome.false_positives)]
+        problems += [f"FN {t}" for t in sorted(outcome.false_negatives)]
+        shown = sorted(outcome.false_positives | outcome.false_negatives)
+        scores = ", ".join(f"{t} {outcome.scores.get(t, 0.0):.2f}" for t in shown)
+        lines.append(f"    {'; '.join(problems)}   scores: {scores}")
+        if evidence:
+            for topic in shown:
+                phrases = ", ".join(
+                    f"{ev.field}:{ev.phrase!r}" for ev in outcome.evidence.get(topic, [])
+                )
+                lines.append(f"    evidence for {topic}: {phrases or '(none)'}")
+    return "\n".join(lines)

@@ -1,0 +1,722 @@
+"""Topic classification: which ML-systems topics a paper is about, and the phrases that say so.
+
+The taxonomy is data: `data/taxonomy.yaml` ships with the app and `<config_dir>/taxonomy.yaml`
+may add topics, change or disable built-in ones (see docs/topics.md). Each topic has weighted
+phrase patterns and negative patterns:
+
+- every pattern match found in the title, the keywords or the abstract is a piece of evidence;
+- a negative pattern cancels the evidence it overlaps ("Gaussian kernel" cancels "kernel"), so
+  an ambiguous word only counts in the sense the topic means;
+- where evidence of one topic overlaps, the strongest (then longest) match explains the text;
+- a topic's score is, per pattern, its weight times the weight of the best field it matched in
+  (the title counts double) plus a small bonus for each repeat, summed over patterns;
+- the paper is in the topic when the score reaches the topic's threshold. A pattern whose weight
+  reaches the threshold decides alone; weaker ones need support from others.
+
+`classify` is pure and fast (about 0.2 ms for a 1,800-character abstract, see docs/topics.md):
+patterns are compiled once per `Taxonomy` and matched on a lower-cased copy of the text (same
+length, so offsets stay valid). The literal prefixes of all patterns form one trie-shaped regex
+that finds the word starts where any pattern could match, and only those patterns are tried
+there, instead of scanning the text once per pattern.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+
+from digest_tui.models import TopicEvidence
+
+TAXONOMY_FILE = "taxonomy.yaml"
+# Part of the fingerprint: bump when a change to this module changes results for the same data.
+CLASSIFIER_VERSION = "1"
+
+FieldName = Literal["title", "abstract", "keywords"]
+_FIELD_ORDER: tuple[FieldName, ...] = ("title", "keywords", "abstract")
+# Keywords are matched as one text, "kw1, kw2, ...": evidence offsets point into that text.
+KEYWORD_SEPARATOR = ", "
+
+# Words inside a phrase may be separated by spaces, hyphens or nothing at all, so
+# "mixture of experts", "Mixture-of-Experts" and "KVCache" / "KV cache" all match.
+_PHRASE_GAP = r"[\s\-\u2010-\u2015]*"
+# URLs are blanked before matching: a repo path such as ".../sequence-parallelism/README.md" is
+# not the paper's own words, and highlighting inside a link would be noise.
+_URL_SCHEME = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_URL_DOMAIN = re.compile(r"\.(?:com|org|io|ai|net|dev)/", re.IGNORECASE)
+_UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")
+
+
+class TaxonomyError(Exception):
+    """A taxonomy file cannot be used; the message names the file and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PatternSpec(_Strict):
+    """A phrase (or list of synonym phrases) or a regular expression.
+
+    Phrases match case-insensitively as whole words, with any spacing or hyphens between words
+    and an optional plural "s"/"es". Regexes are Python `re` syntax in verbose mode (whitespace
+    is ignored, so they can wrap in YAML), also case-insensitive unless `case_sensitive` is set,
+    and also required to start and end at word boundaries.
+    """
+
+    phrase: str | list[str] | None = None
+    regex: str | None = None
+    case_sensitive: bool = False
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PatternSpec:
+        if (self.phrase is None) == (self.regex is None):
+            raise ValueError("give exactly one of 'phrase' or 'regex'")
+        phrases = [self.phrase] if isinstance(self.phrase, str) else self.phrase or []
+        if self.phrase is not None and (not phrases or not all(p.strip() for p in phrases)):
+            raise ValueError("'phrase' must be a non-empty phrase or list of phrases")
+        try:
+            re.compile(self.source(), re.VERBOSE)
+        except re.error as exc:
+            raise ValueError(f"invalid regular expression: {exc}") from exc
+        return self
+
+    def source(self) -> str:
+        """The regex this pattern stands for."""
+        if self.regex is not None:
+            return self.regex
+        phrases = [self.phrase] if isinstance(self.phrase, str) else list(self.phrase or [])
+        return "|".join(_phrase_regex(p, self.case_sensitive) for p in phrases)
+
+
+class Pattern(PatternSpec):
+    weight: float = Field(gt=0, le=100)
+
+
+class Negative(PatternSpec):
+    pass
+
+
+# "other" is what a paper in no topic is called (views and `topic:other` searches rely on it).
+RESERVED_IDS = frozenset({"other"})
+_ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+
+
+def _not_reserved(value: str) -> str:
+    if value in RESERVED_IDS:
+        raise ValueError(f"{value!r} is reserved for papers in no topic")
+    return value
+
+
+TopicId = Annotated[str, Field(pattern=_ID_PATTERN, max_length=40), AfterValidator(_not_reserved)]
+
+
+class TopicDef(_Strict):
+    id: TopicId
+    label: str = Field(min_length=1, max_length=40)
+    description: str = ""
+    threshold: float = Field(default=4.0, gt=0)
+    patterns: list[Pattern] = Field(min_length=1)
+    negatives: list[Negative] = Field(default_factory=list)
+
+
+class TopicOverride(_Strict):
+    """A user's entry: changes a built-in topic (given fields replace, `add_*` append),
+    disables it (`enabled: false`), or defines a new topic (needs `label` and `patterns`)."""
+
+    id: TopicId
+    enabled: bool = True
+    label: str | None = Field(default=None, min_length=1, max_length=40)
+    description: str | None = None
+    threshold: float | None = Field(default=None, gt=0)
+    patterns: list[Pattern] | None = None
+    negatives: list[Negative] | None = None
+    add_patterns: list[Pattern] = Field(default_factory=list)
+    add_negatives: list[Negative] = Field(default_factory=list)
+
+
+class Scoring(_Strict):
+    title_weight: float = Field(default=2.0, gt=0)
+    abstract_weight: float = Field(default=1.0, gt=0)
+    keywords_weight: float = Field(default=1.5, gt=0)
+    # Each repeat of a pattern adds this share of its weight, up to max_repeats times: a word
+    # the abstract keeps coming back to is more central than one mentioned in passing.
+    repeat_share: float = Field(default=0.25, ge=0, le=1)
+    max_repeats: int = Field(default=3, ge=0)
+
+
+class ScoringOverride(_Strict):
+    title_weight: float | None = Field(default=None, gt=0)
+    abstract_weight: float | None = Field(default=None, gt=0)
+    keywords_weight: float | None = Field(default=None, gt=0)
+    repeat_share: float | None = Field(default=None, ge=0, le=1)
+    max_repeats: int | None = Field(default=None, ge=0)
+
+
+class _PackagedFile(_Strict):
+    version: Literal[1] = 1
+    scoring: Scoring = Field(default_factory=Scoring)
+    topics: list[TopicDef] = Field(min_length=1)
+
+
+class _UserFile(_Strict):
+    version: Literal[1] = 1
+    scoring: ScoringOverride | None = None
+    topics: list[TopicOverride] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TopicResult:
+    topics: list[str]
+    evidence: dict[str, list[TopicEvidence]]
+    # Every enabled topic's score (also those below threshold): for evaluation and debugging.
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+def _phrase_regex(phrase: str, case_sensitive: bool) -> str:
+    words = [w for w in re.split(r"[\s\-\u2010-\u2015]+", phrase.strip()) if w]
+    if not case_sensitive:
+        words = [w.lower() for w in words]
+    body = _PHRASE_GAP.join(re.escape(w) for w in words)
+    return body + ("(?:e?s)?" if words[-1][-1].isalpha() else "")
+
+
+@dataclass(frozen=True, eq=False)
+class _Compiled:
+    regex: re.Pattern[str]
+    on_original: bool  # case-sensitive: matched on the original text, not the lower-cased copy
+    weight: float
+    index: int
+    # Every match starts with one of these strings (None: unknown). Such a pattern is only tried
+    # where a word starts with one of them, instead of scanning the text position by position.
+    prefixes: tuple[str, ...] | None
+    # Every match contains one of these (None: unknown): a cheap test before a full scan.
+    needles: tuple[str, ...] | None
+
+
+def _compile(spec: PatternSpec, weight: float, index: int) -> _Compiled:
+    source = spec.source()
+    # Verbose: whitespace in a regex is layout (long YAML regexes wrap), phrases escape theirs.
+    if spec.case_sensitive:
+        flags = re.VERBOSE
+    else:
+        # Matched on lower-cased text, so a pattern with no upper-case literal needs no
+        # IGNORECASE (which would cost the literal-prefix speed-up); one that has them keeps it.
+        flags = re.VERBOSE | (re.IGNORECASE if _UPPER_LITERAL.search(source) else 0)
+    prefixes, needles = _literals(source, flags)
+    if not spec.case_sensitive:
+        prefixes = prefixes and tuple(sorted({p.lower() for p in prefixes}))
+        needles = needles and tuple(sorted({n.lower() for n in needles}))
+    if prefixes and not all(p[0].isalnum() for p in prefixes):
+        prefixes = None  # matches can only start at word starts; these need the full scan
+    # The match must end at a word edge *inside* the regex, so that in "deploy|deployment" the
+    # engine backtracks to the alternative that ends there instead of stopping at "deploy".
+    regex = re.compile(f"(?:{source})(?![^\\W_])", flags)
+    return _Compiled(regex, spec.case_sensitive, weight, index, prefixes, needles)
+
+
+# --- literal analysis of a regex (for speed only: a wrong guess here costs time, not results) ---
+
+
+def _literals(source: str, flags: int) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """The strings every match starts with one of, and those it contains one of.
+
+    Worked out from the stdlib's parse of the regex; any surprise (the parser is private) just
+    turns the optimisation off for that pattern.
+    """
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        items = list(_parser.parse(source, flags).data)
+        prefixes = _prefixes(items, c)
+        needles = _needles(items, c)
+    except Exception:  # pragma: no cover - depends on the stdlib's private parser
+        return None, None
+
+    def usable(found: set[str] | None) -> tuple[str, ...] | None:
+        return tuple(sorted(found)) if found and all(found) else None
+
+    return usable(prefixes), usable(needles)
+
+
+def _prefixes(items: list[Any], c: Any) -> set[str] | None:
+    run: list[str] = []
+    for position, (op, arg) in enumerate(items):
+        if op is c.LITERAL:
+            run.append(chr(arg))
+            continue
+        if run:
+            # "m(?:ixture|oe)": the parser factors out common prefixes; put them back.
+            rest = _prefixes(items[position:], c)
+            return {"".join(run) + r for r in rest} if rest else {"".join(run)}
+        if op is c.AT:
+            continue  # zero-width (\b, ^): the match still starts with what follows
+        if op is c.SUBPATTERN:
+            return _prefixes(list(arg[-1].data), c)
+        if op is c.ATOMIC_GROUP:
+            return _prefixes(list(arg.data), c)
+        if op is c.BRANCH:
+            branches = [_prefixes(list(branch.data), c) for branch in arg[1]]
+            return set().union(*branches) if all(branches) else None  # type: ignore[arg-type]
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            inner = _prefixes(list(arg[2].data), c)
+            if arg[0] >= 1 or inner is None:
+                return inner
+            rest = _prefixes(items[position + 1 :], c)  # optional: it or what follows
+            return inner | rest if rest else None
+        return None
+    return {"".join(run)} if run else None
+
+
+def _needles(items: list[Any], c: Any) -> set[str] | None:
+    options: list[set[str]] = []
+    run: list[str] = []
+    for op, arg in items:
+        if op is c.LITERAL:
+            run.append(chr(arg))
+            continue
+        if run:
+            options.append({"".join(run)})
+            run = []
+        found: set[str] | None = None
+        if op is c.SUBPATTERN:
+            found = _needles(list(arg[-1].data), c)
+        elif op is c.ATOMIC_GROUP:
+            found = _needles(list(arg.data), c)
+        elif op is c.BRANCH:
+            branches = [_needles(list(branch.data), c) for branch in arg[1]]
+            if all(branches):
+                found = set().union(*branches)  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and arg[0] >= 1:
+            found = _needles(list(arg[2].data), c)
+        if found:
+            options.append(found)
+    if run:
+        options.append({"".join(run)})
+    if not options:
+        return None
+    # A sequence needs what each of its items needs: keep the most selective item's needles.
+    return max(options, key=lambda n: (min(len(x) for x in n), -len(n)))
+
+
+# --- matching ------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: FieldName
+    original: str
+    lower: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class _Hit:
+    pattern: _Compiled
+    field: _Field
+    start: int
+    end: int
+
+
+def _at_word_edges(text: str, start: int, end: int) -> bool:
+    if end <= start:
+        return False
+    before = start == 0 or not text[start - 1].isalnum()
+    after = end == len(text) or not text[end].isalnum()
+    return before and after
+
+
+class _Index:
+    """Finds the matches of every pattern of a taxonomy in one pass over a text.
+
+    The literal prefixes of all patterns are compiled into one trie-shaped regex ("\\b" then
+    nested alternatives, one character at a time), so the C regex engine finds the word starts
+    where some pattern could match. Two prefixes that match at one position are prefixes of
+    each other, so the longest one found names every candidate; only those patterns are tried,
+    with `match` at that position. Patterns without known prefixes are scanned whole.
+    """
+
+    def __init__(self, patterns: Sequence[_Compiled]) -> None:
+        self.scan = [p for p in patterns if p.prefixes is None]
+        self.lower = _PrefixTrie([p for p in patterns if p.prefixes and not p.on_original])
+        self.original = _PrefixTrie([p for p in patterns if p.prefixes and p.on_original])
+
+    def find(self, fld: _Field) -> dict[_Compiled, list[tuple[int, int]]]:
+        found: dict[_Compiled, list[tuple[int, int]]] = {}
+        self.lower.run(fld.lower, found)
+        self.original.run(fld.original, found)
+        for pattern in self.scan:
+            text = fld.original if pattern.on_original else fld.lower
+            if pattern.needles is not None and not any(n in text for n in pattern.needles):
+                continue
+            spans = [
+                m.span()
+                for m in pattern.regex.finditer(text)
+                if _at_word_edges(text, m.start(), m.end())
+            ]
+            if spans:
+                found[pattern] = spans
+        return found
+
+
+class _PrefixTrie:
+    def __init__(self, patterns: Sequence[_Compiled]) -> None:
+        by_prefix: dict[str, list[_Compiled]] = {}
+        for pattern in patterns:
+            for prefix in pattern.prefixes or ():
+                by_prefix.setdefault(prefix, []).append(pattern)
+        # For each prefix: the patterns of every prefix it starts with, each pattern once.
+        self.candidates: dict[str, list[_Compiled]] = {}
+        for prefix in by_prefix:
+            seen: dict[int, _Compiled] = {}
+            for size in range(1, len(prefix) + 1):
+                seen.update((id(p), p) for p in by_prefix.get(prefix[:size], ()))
+            self.candidates[prefix] = list(seen.values())
+        self.regex = re.compile(r"\b" + _trie_regex(sorted(by_prefix))) if by_prefix else None
+
+    def run(self, text: str, found: dict[_Compiled, list[tuple[int, int]]]) -> None:
+        if self.regex is None:
+            return
+        search = self.regex.search
+        hit = search(text)
+        while hit is not None:
+            start = hit.start()
+            if start == 0 or not text[start - 1].isalnum():
+                for pattern in self.candidates[hit.group()]:
+                    match = pattern.regex.match(text, start)
+                    if match and _at_word_edges(text, start, match.end()):
+                        found.setdefault(pattern, []).append((start, match.end()))
+            # Search again from the next character, not the hit's end: another word may start
+            # inside a prefix that holds a space.
+            hit = search(text, start + 1)
+
+
+def _trie_regex(words: Sequence[str]) -> str:
+    """A regex matching the longest of `words` that the text continues with, as a trie:
+    at each position one character picks the branch, instead of trying every word."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def render(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + render(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if "" in node:  # a word may end here: the longer continuations are optional (greedy)
+            return body + "?" if len(branches) == 1 and len(body) == 1 else f"(?:{body})?"
+        return body
+
+    return render(trie)
+
+
+class _CompiledTopic:
+    def __init__(self, topic: TopicDef) -> None:
+        self.id = topic.id
+        self.threshold = topic.threshold
+        self.patterns = [_compile(p, p.weight, i) for i, p in enumerate(topic.patterns)]
+        self.negatives = [_compile(n, 0.0, i) for i, n in enumerate(topic.negatives)]
+
+    def hits(
+        self, found: Sequence[tuple[_Field, dict[_Compiled, list[tuple[int, int]]]]]
+    ) -> list[_Hit]:
+        accepted: list[_Hit] = []
+        for fld, spans in found:
+            candidates = [_Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
+            if not candidates:
+                continue
+            blocked = [span for neg in self.negatives for span in spans.get(neg, ())]
+            if blocked:
+                candidates = [
+                    h
+                    for h in candidates
+                    if not any(h.start < be and bs < h.end for bs, be in blocked)
+                ]
+            # The strongest, then the longest, match explains a stretch of text: "CUDA kernel"
+            # is one piece of evidence, not "CUDA kernel" plus "kernel".
+            candidates.sort(key=lambda h: (-h.pattern.weight, h.start - h.end, h.start))
+            taken: list[_Hit] = []
+            for hit in candidates:
+                if not any(hit.start < t.end and t.start < hit.end for t in taken):
+                    taken.append(hit)
+            accepted.extend(sorted(taken, key=lambda h: h.start))
+        return accepted
+
+    def score(self, hits: Sequence[_Hit], scoring: Scoring) -> float:
+        by_pattern: dict[int, list[_Hit]] = {}
+        for hit in hits:
+            by_pattern.setdefault(hit.pattern.index, []).append(hit)
+        total = 0.0
+        for group in by_pattern.values():
+            weight = group[0].pattern.weight
+            repeats = min(len(group) - 1, scoring.max_repeats)
+            total += weight * max(h.field.weight for h in group)
+            total += weight * scoring.repeat_share * repeats
+        return total
+
+
+class Taxonomy:
+    """The effective taxonomy (packaged, merged with the user's file), compiled for matching."""
+
+    def __init__(
+        self, topics: Sequence[TopicDef], scoring: Scoring, sources: Sequence[Path] = ()
+    ) -> None:
+        self.topics: list[TopicDef] = list(topics)
+        self.scoring = scoring
+        self.sources: list[Path] = list(sources)
+        self._compiled = [_CompiledTopic(t) for t in self.topics]
+        self._index = _Index([p for t in self._compiled for p in (*t.patterns, *t.negatives)])
+        payload = {
+            "classifier": CLASSIFIER_VERSION,
+            "scoring": scoring.model_dump(mode="json"),
+            "topics": [t.model_dump(mode="json") for t in self.topics],
+        }
+        canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        self.fingerprint: str = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def ids(self) -> list[str]:
+        return [t.id for t in self.topics]
+
+    def topic(self, topic_id: str) -> TopicDef | None:
+        return next((t for t in self.topics if t.id == topic_id), None)
+
+    def _fields(self, title: str, abstract: str, keywords: Sequence[str]) -> list[_Field]:
+        texts: dict[FieldName, tuple[str, float]] = {
+            "title": (title, self.scoring.title_weight),
+            "keywords": (KEYWORD_SEPARATOR.join(keywords), self.scoring.keywords_weight),
+            "abstract": (abstract, self.scoring.abstract_weight),
+        }
+        fields = []
+        for name in _FIELD_ORDER:
+            text, weight = texts[name]
+            if text:
+                masked = _mask_urls(text)
+                fields.append(_Field(name, masked, _lower_same_length(masked), weight))
+        return fields
+
+
+def _mask_urls(text: str) -> str:
+    """Blank out URLs (same length, so offsets hold). Most texts have none: a substring test
+    decides that before any regex runs."""
+    if "/" not in text and "www." not in text.lower():
+        return text
+    spans = [m.span() for m in _URL_SCHEME.finditer(text)]
+    for m in _URL_DOMAIN.finditer(text):
+        # Widen "github.com/" to the whole whitespace-delimited token it sits in.
+        start, end = m.start(), m.end()
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        spans.append((start, end))
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _lower_same_length(text: str) -> str:
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    # A few characters ("İ") grow when lower-cased; keep those as they are so offsets hold.
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def explain(
+    taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str] = ()
+) -> dict[str, tuple[float, list[TopicEvidence]]]:
+    """Every topic's score and evidence, including topics below their threshold (for the
+    evaluation report and for debugging a taxonomy)."""
+    fields = taxonomy._fields(title or "", abstract or "", list(keywords or ()))
+    found = [(fld, taxonomy._index.find(fld)) for fld in fields]
+    explained: dict[str, tuple[float, list[TopicEvidence]]] = {}
+    for topic in taxonomy._compiled:
+        hits = topic.hits(found)
+        evidence = [
+            TopicEvidence(
+                phrase=hit.field.original[hit.start : hit.end],
+                field=hit.field.name,
+                start=hit.start,
+                end=hit.end,
+            )
+            for hit in hits
+        ]
+        explained[topic.id] = (round(topic.score(hits, taxonomy.scoring), 3), evidence)
+    return explained
+
+
+def classify(
+    taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str] = ()
+) -> TopicResult:
+    """The topics a paper is in (in the taxonomy's display order) and the evidence for each."""
+    topics: list[str] = []
+    evidence: dict[str, list[TopicEvidence]] = {}
+    scores: dict[str, float] = {}
+    thresholds = {topic.id: topic.threshold for topic in taxonomy._compiled}
+    for topic_id, (score, found) in explain(taxonomy, title, abstract, keywords).items():
+        scores[topic_id] = score
+        if found and score >= thresholds[topic_id]:
+            topics.append(topic_id)
+            evidence[topic_id] = found
+    return TopicResult(topics=topics, evidence=evidence, scores=scores)
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+
+def packaged_taxonomy_text() -> tuple[str, str]:
+    """The packaged taxonomy's text and a name for it in messages."""
+    resource = resources.files("digest_tui") / "data" / TAXONOMY_FILE
+    return resource.read_text(encoding="utf-8"), str(resource)
+
+
+def load_taxonomy(config_dir: Path | None = None) -> Taxonomy:
+    """The packaged taxonomy merged with `config_dir/taxonomy.yaml` when that file exists.
+
+    Raises TaxonomyError, naming the file and the field, when either file is invalid.
+    """
+    text, name = packaged_taxonomy_text()
+    packaged = _validate(_PackagedFile, _read_yaml(text, name), name)
+    topics = list(packaged.topics)
+    scoring = packaged.scoring
+    sources = [Path(name)]
+    if config_dir is not None:
+        user_path = Path(config_dir) / TAXONOMY_FILE
+        if user_path.is_file():
+            try:
+                user_text = user_path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise TaxonomyError(f"{user_path}: cannot read: {exc}") from exc
+            user = _validate(_UserFile, _read_yaml(user_text, str(user_path)), str(user_path))
+            topics, scoring = _merge(topics, scoring, user, user_path)
+            sources.append(user_path)
+    if not topics:
+        raise TaxonomyError(f"{sources[-1]}: every topic is disabled; at least one must remain")
+    return Taxonomy(topics, scoring, sources)
+
+
+def _read_yaml(text: str, name: str) -> dict[str, Any]:
+    import yaml  # deferred: only needed when a taxonomy is loaded
+
+    # libyaml's loader when present: the pure-Python one is most of load_taxonomy's time.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        raw = yaml.load(text, Loader=loader)  # a safe loader either way
+    except yaml.YAMLError as exc:
+        raise TaxonomyError(f"{name}: not valid YAML: {exc}") from exc
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise TaxonomyError(f"{name}: expected a mapping with 'topics' at the top level")
+    return raw
+
+
+def _validate(model: type[_Strict], raw: dict[str, Any], name: str) -> Any:
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{_describe_loc(err['loc'], raw)}: {err['msg']}" for err in exc.errors()
+        )
+        raise TaxonomyError(f"{name}: {problems}") from exc
+
+
+def _describe_loc(loc: Sequence[Any], raw: Any) -> str:
+    """('topics', 2, 'patterns', 0, 'weight') -> "topics[2] (id 'x').patterns[0].weight"."""
+    parts: list[str] = []
+    node = raw
+    for key in loc:
+        if isinstance(key, int):
+            part = f"[{key}]"
+            node = node[key] if isinstance(node, list) and key < len(node) else None
+            if isinstance(node, dict) and isinstance(node.get("id"), str):
+                part += f" (id {node['id']!r})"
+            parts.append(part)
+        else:
+            parts.append(("." if parts else "") + str(key))
+            node = node.get(key) if isinstance(node, dict) else None
+    return "".join(parts) or "(top level)"
+
+
+def _merge(
+    topics: list[TopicDef], scoring: Scoring, user: _UserFile, path: Path
+) -> tuple[list[TopicDef], Scoring]:
+    if user.scoring is not None:
+        changes = user.scoring.model_dump(exclude_none=True)
+        scoring = scoring.model_copy(update=changes)
+    merged: dict[str, TopicDef | None] = {t.id: t for t in topics}
+    order = [t.id for t in topics]
+    seen: set[str] = set()
+    for index, entry in enumerate(user.topics):
+        where = f"{path}: topics[{index}] (id {entry.id!r})"
+        if entry.id in seen:
+            raise TaxonomyError(f"{where}: the same id appears twice in this file")
+        seen.add(entry.id)
+        base = merged.get(entry.id)
+        if not entry.enabled:
+            if entry.id not in merged:
+                raise TaxonomyError(f"{where}: enabled: false names no known topic")
+            merged[entry.id] = None
+            continue
+        try:
+            if base is None:
+                if entry.id in merged:
+                    raise TaxonomyError(f"{where}: this topic was disabled earlier in the file")
+                if entry.label is None or entry.patterns is None:
+                    raise TaxonomyError(f"{where}: a new topic needs 'label' and 'patterns'")
+                merged[entry.id] = _apply(None, entry)
+                order.append(entry.id)
+            else:
+                merged[entry.id] = _apply(base, entry)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'topic'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise TaxonomyError(f"{where}: {problems}") from exc
+    return [t for t in (merged[i] for i in order) if t is not None], scoring
+
+
+def _apply(base: TopicDef | None, entry: TopicOverride) -> TopicDef:
+    """The topic `entry` describes: `base` with the fields `entry` gives replaced and its
+    `add_*` lists appended, re-validated as a whole (so an emptied pattern list is an error)."""
+    patterns = entry.patterns if entry.patterns is not None else (base.patterns if base else [])
+    negatives = entry.negatives if entry.negatives is not None else (base.negatives if base else [])
+    values: dict[str, Any] = {
+        "id": entry.id,
+        "label": entry.label if entry.label is not None else (base.label if base else None),
+        "description": entry.description
+        if entry.description is not None
+        else (base.description if base else ""),
+        "patterns": [p.model_dump() for p in [*patterns, *entry.add_patterns]],
+        "negatives": [n.model_dump() for n in [*negatives, *entry.add_negatives]],
+    }
+    threshold = entry.threshold if entry.threshold is not None else (base and base.threshold)
+    if threshold:
+        values["threshold"] = threshold
+    return TopicDef.model_validate(values)
