@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
+from digest_tui.config import Machine
 from digest_tui.store.library import Library
 
 
-def paper_json(library: Library, row: sqlite3.Row) -> dict[str, Any]:
+def paper_json(
+    library: Library, row: sqlite3.Row, machines: Sequence[Machine] = ()
+) -> dict[str, Any]:
+    """The contract object; with `machines` (config `machines:`), also whether each fits."""
     state = library_state(library, int(row["rowid"]))
-    return {
+    paper = {
         "id": row["id"],
         "title": row["title"],
         "abstract": row["abstract"],
@@ -43,6 +48,28 @@ def paper_json(library: Library, row: sqlite3.Row) -> dict[str, Any]:
         "note_conflicts": state.get("note_conflicts", []),
         "lists": state.get("lists", []),
     }
+    if machines and paper["hardware"] is not None and library.enricher is not None:
+        paper["machine_fit"] = machine_fit(
+            paper["hardware"], machines, library.enricher.hardware_catalog
+        )
+    return paper
+
+
+def machine_fit(
+    hardware: dict[str, Any], machines: Sequence[Machine], catalog: Any
+) -> list[dict[str, Any]]:
+    """[{name, fits (true/false/null), reason}] for each of the user's machines."""
+    from pydantic import ValidationError
+
+    from digest_tui.enrich.hardware import HardwareSuggestion, fit_machines
+
+    try:
+        suggestion = HardwareSuggestion.model_validate(hardware)
+    except ValidationError:
+        return [
+            {"name": m.name, "fits": None, "reason": "hardware data is outdated"} for m in machines
+        ]
+    return [fit.model_dump() for fit in fit_machines(suggestion, machines, catalog)]
 
 
 def library_state(library: Library, rowid: int) -> dict[str, Any]:

@@ -104,9 +104,11 @@ class LibraryService:
     def paper(self, ident: str) -> dict[str, Any] | None:
         from digest_tui.serialize import paper_json
 
+        machines = self.ctx.settings.machines
+
         def load(lib: Library) -> dict[str, Any] | None:
             row = lib.resolve(ident)
-            return paper_json(lib, row) if row is not None else None
+            return paper_json(lib, row, machines) if row is not None else None
 
         return self.call(load)
 

@@ -117,14 +117,20 @@ def _hardware(
         out.append(Text(f"memory: ~{hardware['memory_gb']} GB"))
     if hardware.get("feature_floor"):
         out.append(Text("needs: " + printable(hardware["feature_floor"])))
-    if hardware.get("scaled_down"):
-        out.append(Text("scaled down: " + printable(hardware["scaled_down"])))
+    scaled = hardware.get("scaled_down")
+    if scaled:
+        devices = ", ".join(f"{n}x {d}" for d, n in (scaled.get("devices") or {}).items())
+        what = devices or f"{scaled.get('count', '?')} devices"
+        out.append(Text(f"scaled down: {what} ({scaled.get('scale', '')}): "
+                        + printable(scaled.get("note") or "")))
     for item in hardware.get("evidence", [])[:6]:
         quote = printable(item.get("quote") or item.get("phrase") or "")
         out.append(Text(f"  “{quote}” ({item.get('source', '')})", style="dim"))
-    for name, fit, reason in fits:
-        mark = "✔" if fit else ("✘" if fit is False else "?")
-        out.append(Text(f"  {mark} {printable(name)}: {printable(reason)}"))
+    if fits:
+        out.append(Text("your machines:", style="dim"))
+    for fit in fits:
+        mark = "✔" if fit["fits"] else ("✘" if fit["fits"] is False else "?")
+        out.append(Text(f"  {mark} {printable(fit['name'])}: {printable(fit['reason'])}"))
     return out
 
 
@@ -149,7 +155,6 @@ def render_paper(
     paper: dict[str, Any],
     *,
     health: dict[str, str] | None = None,
-    fits: list[tuple[str, bool | None, str]] | None = None,
     highlighted_repo: int = 0,
 ) -> RenderableType:
     parts: list[RenderableType] = [
@@ -162,7 +167,7 @@ def render_paper(
         Text(""),
         *_code(paper, health or {}, highlighted_repo),
     ]
-    hardware = _hardware(paper, fits or [])
+    hardware = _hardware(paper, paper.get("machine_fit", []))
     if hardware:
         parts += [Text(""), *hardware]
     parts += [Text(""), _heading("Abstract"), _abstract(paper)]
@@ -177,7 +182,6 @@ class PaperPanel(VerticalScroll):
         self.paper: dict[str, Any] | None = None
         self.highlighted_repo = 0
         self.health: dict[str, str] = {}
-        self.fits: list[tuple[str, bool | None, str]] = []
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a paper.", style="dim"), id="paper-body")
@@ -202,7 +206,6 @@ class PaperPanel(VerticalScroll):
             render_paper(
                 self.paper,
                 health=self.health,
-                fits=self.fits,
                 highlighted_repo=self.highlighted_repo,
             )
         )
