@@ -1,0 +1,120 @@
+"""`fetch`: Daily Papers from the Hugging Face API into the library (see docs/fetch.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from digest_tui.commands.common import CommandError
+from digest_tui.config import AppContext
+
+_MAX_ERROR_LINES = 10
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "fetch",
+        help="fetch Daily Papers from the Hugging Face API",
+        description="Fetch Daily Papers lists from the Hugging Face API (today's by default) "
+        "and import them, one digest per day (hf-api-YYYY-MM-DD). Answers are cached, so "
+        "fetching a day again is cheap and a day fetched once can be imported offline.",
+        epilog="The API host is $HF_ENDPOINT (default https://huggingface.co). Days are UTC "
+        "days. Exit status 1 when nothing could be fetched.",
+    )
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--date", metavar="YYYY-MM-DD", help="one day")
+    when.add_argument("--week", metavar="YYYY-Www", help="an ISO week, e.g. 2025-W23")
+    when.add_argument("--month", metavar="YYYY-MM", help="a month, e.g. 2025-06")
+    when.add_argument("--since", metavar="YYYY-MM-DD", help="every day from this one to today")
+    p.add_argument(
+        "--sort",
+        choices=("trending", "publishedAt"),
+        help="order of papers within a digest (default: the API's)",
+    )
+    p.add_argument(
+        "--offline", action="store_true", help="use cached answers only; never touch the network"
+    )
+    p.add_argument(
+        "--refresh",
+        action="store_true",
+        help="ask the server again even for recently cached days (cheap: ETag revalidation)",
+    )
+    p.set_defaults(func=cmd_fetch)
+
+
+def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.service import open_library
+    from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
+
+    try:
+        spec = FetchSpec.build(
+            date=args.date,
+            week=args.week,
+            month=args.month,
+            since=args.since,
+            sort=args.sort,
+            refresh=args.refresh,
+        )
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+    library = open_library(ctx)
+    # Fetching into a brand-new library should not also pull in the sample digests later.
+    if not library.count():
+        library.set_meta("sample_loaded", "1")
+
+    bar = _ProgressBar(sys.stderr) if sys.stderr.isatty() and len(spec.periods) > 1 else None
+    try:
+        report = fetch_days(
+            spec,
+            library=library,
+            cache_dir=ctx.paths.cache_dir,
+            progress=bar.update if bar else None,
+            offline=args.offline,
+        )
+    except ValueError as exc:  # a malformed HF_ENDPOINT
+        raise CommandError(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.clear()
+
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    # When nothing was fetched the first error becomes the final message; do not print it twice.
+    errors = report.errors if report.ok else report.errors[1:]
+    for error in errors[:_MAX_ERROR_LINES]:
+        print(f"error: {error}", file=sys.stderr)
+    if len(errors) > _MAX_ERROR_LINES:
+        print(f"error: ... and {len(errors) - _MAX_ERROR_LINES} more", file=sys.stderr)
+    if not report.ok:
+        hint = "" if args.offline else " (days fetched before can be imported with --offline)"
+        first = report.errors[0] if report.errors else "no answer"
+        raise CommandError(f"nothing fetched: {first}{hint}")
+    for digest_id in report.digests:
+        print(digest_id)
+    if report.empty:
+        print(f"no papers for: {', '.join(report.empty)}")
+    print(report.summary())
+    return 0
+
+
+class _ProgressBar:
+    """A one-line text progress bar, redrawn in place; only used when stderr is a terminal."""
+
+    def __init__(self, out: TextIO, width: int = 30) -> None:
+        self.out = out
+        self.width = width
+        self.drawn = False
+
+    def update(self, done: int, total: int, label: str) -> None:
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.out.write(f"\rfetching [{bar}] {done}/{total} {label}".ljust(72))
+        self.out.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.out.write("\r" + " " * 72 + "\r")
+            self.out.flush()
