@@ -75,6 +75,8 @@ class Settings(BaseModel):
     year: int | None = None
     # Fetch stars, licence and last push of a paper's GitHub repos when it is shown.
     repo_health: bool = True
+    # Fetch this many latest days from the Hugging Face API when the app starts (0: off).
+    fetch_on_start_days: int = Field(default=0, ge=0, le=31)
 
 
 def load_settings(paths: Paths) -> Settings:

@@ -159,3 +159,37 @@ async def test_code_section_shows_repo_health_and_o_opens_or_copies(home, monkey
             await settle(pilot)
             # No display here: the URL is copied to the clipboard rather than opened.
             assert app.clipboard == "https://github.com/osayamenja/FlashMoE"
+
+
+async def test_R_fetches_in_the_background_and_updates_tree_and_list(home, monkeypatch):
+    import datetime as dt
+
+    from tests.conftest import ROOT
+    from tests.loopback import Recorded, serve
+
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    recorded = (ROOT / "fixtures" / "hf_api" / "date_2025-06-05.json").read_text("utf-8")
+    # The recorded day's items, as if submitted today (the API lists them under their day).
+    body = recorded.replace('"submittedOnDailyAt": "2025-06-05', f'"submittedOnDailyAt": "{today}')
+    body = body.encode()
+
+    def daily(path: str) -> Recorded:
+        # Page 0 of today's list holds the recorded items; later pages are empty.
+        return Recorded(200, body if "p=0" in path or "p=" not in path else b"[]")
+
+    with serve({"/api/daily_papers": daily}) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        app = DigestApp(AppContext())
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            before = len(app.query_one(PaperList).rows)
+            await pilot.press("R")
+            await settle(pilot, rounds=6)
+            assert any(f"date={today}" in r for r in hub.requests)
+            tree = app.query_one(NavTree)
+            node = find_node(tree, "digest", f"hf-api-{today}")
+            assert str(node.label).startswith(today)
+            rows = app.query_one(PaperList).rows
+            assert len(rows) > before
+            # FlashMoE was already in the sample library: still one paper, now by arXiv id.
+            assert [r.id for r in rows if r.title.startswith("FlashMoE")] == ["2506.04667"]

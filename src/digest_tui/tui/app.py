@@ -7,6 +7,7 @@ what the user highlighted). Every library call runs in a thread worker so the UI
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -43,6 +44,7 @@ class DigestApp(App[int]):
         Binding("right_square_bracket", "next_repo", "Next repo", show=False),
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
         Binding("p", "toggle_panel", "Panel", show=False),
+        Binding("R", "fetch", "Fetch today"),
     ]
 
     def __init__(self, ctx: AppContext | None = None) -> None:
@@ -54,6 +56,7 @@ class DigestApp(App[int]):
         self.ready = False
         self.started_at = time.perf_counter()
         self.first_rows_seconds: float | None = None
+        self._cancel_fetch = threading.Event()
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -65,6 +68,7 @@ class DigestApp(App[int]):
                 yield Input(placeholder='search: words, "phrase", topic:moe has:code…', id="search")
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
+        yield Static("", id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -87,6 +91,21 @@ class DigestApp(App[int]):
         self.query_one(NavTree).populate(tree)
         self._show_rows(rows)
         self.ready = True
+        days = self.ctx.settings.fetch_on_start_days
+        if days:
+            import datetime as dt
+
+            self._fetch(since=(dt.date.today() - dt.timedelta(days=days - 1)).isoformat())
+
+    @work(thread=True, exclusive=True, group="tree", exit_on_error=False)
+    def refresh_tree(self) -> None:
+        tree = self.service.tree_data()
+        self.call_from_thread(self.query_one(NavTree).populate, tree)
+
+    def set_status(self, message: str) -> None:
+        status = self.query_one("#status", Static)
+        status.update(Text(message))
+        status.set_class(bool(message), "visible")
 
     @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
     def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
@@ -220,7 +239,42 @@ class DigestApp(App[int]):
         severity = "error" if result.action == "refused" else "information"
         self.call_from_thread(self.notify, printable(result.message), severity=severity)
 
+    def action_fetch(self) -> None:
+        self._fetch()
+
+    @work(thread=True, exclusive=True, group="fetch", exit_on_error=False)
+    def _fetch(self, since: str | None = None) -> None:
+        """Fetch from the Hugging Face API on a connection of its own: the UI keeps reading
+        the library (WAL lets readers go on while this writes)."""
+        from digest_tui.service import open_library
+        from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
+
+        def progress(done: int, total: int, label: str) -> None:
+            self.call_from_thread(self.set_status, f"Fetching {label}… {done}/{total}")
+
+        self.call_from_thread(self.set_status, "Fetching from Hugging Face…")
+        library = open_library(self.ctx)
+        try:
+            report = fetch_days(
+                FetchSpec.build(since=since),
+                library=library,
+                cache_dir=self.ctx.paths.cache_dir,
+                progress=progress,
+                cancel=self._cancel_fetch,
+            )
+        finally:
+            library.conn.close()
+            self.call_from_thread(self.set_status, "")
+        severity = "information" if report.ok else "error"
+        message = report.summary()
+        if report.errors:
+            message += "\n" + "\n".join(printable(e) for e in report.errors[:3])
+        self.call_from_thread(self.notify, message, severity=severity, timeout=8)
+        self.call_from_thread(self.refresh_tree)
+        self.call_from_thread(self.refresh_rows)
+
     def on_unmount(self) -> None:
+        self._cancel_fetch.set()
         self.service.close()
 
 

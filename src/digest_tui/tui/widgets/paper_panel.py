@@ -121,8 +121,12 @@ def _hardware(
     if scaled:
         devices = ", ".join(f"{n}x {d}" for d, n in (scaled.get("devices") or {}).items())
         what = devices or f"{scaled.get('count', '?')} devices"
-        out.append(Text(f"scaled down: {what} ({scaled.get('scale', '')}): "
-                        + printable(scaled.get("note") or "")))
+        out.append(
+            Text(
+                f"scaled down: {what} ({scaled.get('scale', '')}): "
+                + printable(scaled.get("note") or "")
+            )
+        )
     for item in hardware.get("evidence", [])[:6]:
         quote = printable(item.get("quote") or item.get("phrase") or "")
         out.append(Text(f"  “{quote}” ({item.get('source', '')})", style="dim"))
