@@ -1,0 +1,850 @@
+"""The hardware target to reproduce a paper on, and whether the user's machines fit it.
+
+Pure and fast: text in (title, abstract, curated "tested on" notes), a `HardwareSuggestion`
+out; no I/O, patterns compiled once per catalog (enrich/hardware_text.py).
+
+The target is picked in the order of shared/reference/hardware.md, "Picking a target":
+1. curated tested-on notes, then an explicit "N x device" as written ("8 A100 GPUs",
+   "8-H100 GPU node", "hundreds of MetaX C550 GPUs"), or a named system (Frontier, DGX-2);
+2. a count with no device ("3072 GPUs", "4 node cluster") or a scale phrase ("on-device",
+   "GPU clusters", "a single 24GB GPU"), on the device the paper names;
+3. a memory estimate from the model sizes in the text, on the paper's vendor;
+4. a named device or architecture with nothing else: one of it.
+Architecture features (TMA, wgmma, FP8, FP4) set a floor that a machine must meet. Above one
+node the scale is multi-node and a scaled-down setup a single lab could run is suggested.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from digest_tui.enrich.hardware_catalog import Architecture, Device, HardwareCatalog
+from digest_tui.enrich.hardware_memory import (
+    MemoryEstimate,
+    estimate,
+    format_gb,
+    format_params,
+)
+from digest_tui.enrich.hardware_text import (
+    CountMention,
+    Cue,
+    Mention,
+    SizeMention,
+    Span,
+    TextFacts,
+    extract,
+    matchers,
+)
+
+Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
+Confidence = Literal["high", "medium", "low"]
+_SCALE_RANK = {"unknown": 0, "single-device": 1, "single-node": 2, "multi-node": 3, "edge": 0}
+_ROLE_RANK = {"own": 0, "neutral": 1, "comparison": 2, "background": 3}
+_MAX_EVIDENCE = 8
+_GB = re.compile(r"(\d+(?:\.\d+)?)\s?G(?:B|iB)?\b", re.IGNORECASE)
+
+
+class HardwareSuggestion(BaseModel):
+    """DESIGN.md's `hardware` object plus the working behind it."""
+
+    model_config = ConfigDict(extra="forbid")
+    target: str
+    scale: Scale = "unknown"
+    devices: list[str] = Field(default_factory=list)
+    memory_gb: float | None = None
+    confidence: Confidence = "low"
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    device_counts: dict[str, int] = Field(default_factory=dict)
+    # Devices in the target, also when the device is not named ("3072 GPUs").
+    device_total: int | None = None
+    # How each device was found: curated | named | system | architecture | floor | estimate.
+    device_sources: dict[str, str] = Field(default_factory=dict)
+    systems: list[str] = Field(default_factory=list)
+    model_sizes: list[dict[str, Any]] = Field(default_factory=list)
+    mode: Literal["training", "fine-tuning", "inference", "unknown"] = "unknown"
+    memory_arithmetic: str | None = None
+    feature_floor: str | None = None
+    floor_features: list[str] = Field(default_factory=list)
+    floor_architecture: str | None = None
+    scaled_down: dict[str, Any] | None = None
+    alternatives: list[dict[str, Any]] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class MachineFit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    fits: bool | None
+    reason: str
+
+
+# ---- setups: a device and how many, as the text gives them -----------------------------------
+
+
+@dataclass
+class _Setup:
+    device: str
+    count: int | None  # total devices, None when only "Frontier" or "GPU clusters" is known
+    scale: Scale
+    source: str  # curated | named | system | generic | cue | estimate | architecture
+    spans: list[Span] = field(default_factory=list)
+    vague: bool = False
+    label: str = ""  # the count as written, or the system's name
+    position: int = 0
+    system: bool = False
+
+    @property
+    def span_order(self) -> int:
+        """Title first, then abstract: "first written" follows reading order."""
+        source = self.spans[0].source if self.spans else "abstract"
+        return {"title": 0, "abstract": 1, "curated": 2}[source]
+
+
+def _scale_for(device: Device | None, total: int | None, *, one_node: bool = False) -> Scale:
+    if device is not None and device.edge:
+        return "edge"
+    if total is None:
+        return "unknown"
+    node = device.node_size if device is not None else 8
+    if total <= 1:
+        return "single-device"
+    if one_node or total <= node:
+        return "single-node"
+    return "multi-node"
+
+
+def _mention_setup(catalog: HardwareCatalog, mention: Mention) -> _Setup | None:
+    """A setup from one device or system mention that carries a count (or a system size)."""
+    if mention.kind == "system":
+        system = catalog.system(mention.ref)
+        if system is None:
+            return None
+        device = catalog.get(system.device)
+        units = mention.count or 1
+        total = system.count * units if system.count else None
+        scale: Scale = system.scale if units == 1 else "multi-node"
+        return _Setup(
+            system.device,
+            total,
+            scale,
+            "system",
+            [mention.span],
+            label=system.name,
+            position=mention.span.start,
+            system=True,
+        )
+    if mention.kind != "device" or mention.count is None or mention.hours:
+        return None
+    device = catalog.get(mention.ref)
+    if mention.vague and mention.count >= 100:
+        scale = "edge" if device is not None and device.edge else "multi-node"
+    else:
+        scale = _scale_for(device, mention.count, one_node=mention.in_node)
+    return _Setup(
+        mention.ref,
+        mention.count,
+        scale,
+        "named",
+        [mention.span],
+        vague=mention.vague,
+        position=mention.span.start,
+    )
+
+
+def _count_scale(count: CountMention) -> Scale:
+    if count.unit == "node":
+        if count.per_node:
+            return "single-node" if count.count == 1 else "multi-node"
+        return "single-node" if count.count <= 1 else "multi-node"
+    if count.vague:
+        return "multi-node" if count.count >= 100 else "single-node"
+    return _scale_for(None, count.count)
+
+
+def _usable(item: Mention | CountMention) -> bool:
+    return not item.background and not item.baseline
+
+
+# ---- the suggestion ----------------------------------------------------------------------
+
+
+def suggest_hardware(
+    catalog: HardwareCatalog,
+    title: str,
+    abstract: str,
+    *,
+    topics: Sequence[str] = (),
+    tested_on: Sequence[str] = (),
+) -> HardwareSuggestion:
+    """Suggest where to reproduce a paper: see the module docstring for the order of rules."""
+    facts = extract(matchers(catalog), title or "", abstract or "", tuple(tested_on))
+    return _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
+
+
+class _Builder:
+    def __init__(self, catalog: HardwareCatalog, facts: TextFacts, *, kernels: bool) -> None:
+        self.catalog = catalog
+        self.facts = facts
+        self.kernels = kernels
+        self.floor_features: list[str] = []
+        self.floor_arch: str | None = None
+
+    # -- what the text names -----------------------------------------------------------------
+
+    def _named(self) -> list[Mention]:
+        return [m for m in self.facts.mentions if m.kind in ("device", "system")]
+
+    def _named_devices(self) -> dict[str, str]:
+        """Every device the text names (systems through their device), with its source."""
+        out: dict[str, str] = {}
+        for m in self._named():
+            curated = m.span.source == "curated"
+            if m.kind == "system":
+                system = self.catalog.system(m.ref)
+                if system is not None:
+                    out.setdefault(system.device, "curated" if curated else "system")
+            else:
+                out.setdefault(m.ref, "curated" if curated else "named")
+        return out
+
+    def _architectures(self) -> list[Architecture]:
+        """Architectures named in the paper's own sentences, when all are of one vendor (a
+        paper listing "NVIDIA GPUs, Huawei NPUs and Google TPUs" targets none of them)."""
+        archs = [
+            a
+            for m in self.facts.mentions
+            if m.kind == "architecture"
+            and _usable(m)
+            and (a := self.catalog.architecture(m.ref)) is not None
+        ]
+        return archs if len({a.vendor for a in archs}) == 1 else []
+
+    def _architecture_representative(self) -> str | None:
+        return next((a.representative for a in self._architectures() if a.representative), None)
+
+    # -- setups ------------------------------------------------------------------------------
+
+    def _explicit_setups(self) -> list[_Setup]:
+        """Setups as written: curated notes when there are any, else the paper's sentences."""
+        curated = [m for m in self._named() if m.span.source == "curated"]
+        if curated:
+            counts = [c for c in self.facts.counts if c.span.source == "curated"]
+            setups = self._setups(curated, counts, "curated")
+            # A curated note without a count ("A100 80GB") still names the device: one of it.
+            have = {s.device for s in setups}
+            for m in curated:
+                if m.kind == "device" and m.ref not in have:
+                    device = self.catalog.get(m.ref)
+                    setups.append(_Setup(m.ref, 1, _scale_for(device, 1), "curated", [m.span]))
+                    have.add(m.ref)
+            return setups
+        pool = [m for m in self._named() if _usable(m)]
+        counts = [c for c in self.facts.counts if _usable(c) and c.span.source != "curated"]
+        return self._setups(pool, counts, "named")
+
+    def _setups(self, pool: list[Mention], counts: list[CountMention], source: str) -> list[_Setup]:
+        setups = [s for m in pool if (s := _mention_setup(self.catalog, m)) is not None]
+        for s in setups:
+            s.source = source if source == "curated" or s.source == "named" else s.source
+        # "512-GPU scale ... on NVIDIA H100 GPUs", "over 15M on a 4 node cluster" after
+        # "8xH100 GPU node": a device-less count in a sentence that names a device is a setup of
+        # that device (the nearest one written before it).
+        for count in counts:
+            devices = [
+                m
+                for m in pool
+                if m.kind == "device" and m.sentence == count.sentence and not m.hours
+            ]
+            if not devices:
+                continue
+            before = [m for m in devices if m.span.start <= count.span.start]
+            mention = before[-1] if before else devices[0]
+            device = self.catalog.get(mention.ref)
+            scale = "edge" if device is not None and device.edge else _count_scale(count)
+            total = _count_total(count, device)
+            node_size = device.node_size if device is not None else 8
+            if count.unit == "node" and not count.per_node and mention.count:
+                if 1 < mention.count <= node_size:
+                    total = count.count * mention.count  # "4 nodes x 8 A100", "4 nodes of 8x H100"
+                elif mention.count > node_size:
+                    total = mention.count  # "384 A100 GPUs (48 nodes of 8)": the total is written
+            label = f"{count.count} nodes" if count.unit == "node" and not count.per_node else ""
+            setups.append(
+                _Setup(
+                    mention.ref,
+                    total,
+                    scale,
+                    source,
+                    [count.span, mention.span],
+                    vague=count.vague,
+                    label=label,
+                    position=count.span.start,
+                )
+            )
+        return setups
+
+    @staticmethod
+    def _pick(setups: list[_Setup]) -> _Setup:
+        """The setup behind the paper's headline: the largest scale; within multi-node the
+        largest count; otherwise the first written. An edge device wins over one GPU."""
+        top = max(_SCALE_RANK[s.scale] for s in setups)
+        edge = [s for s in setups if s.scale == "edge"]
+        if edge and top <= _SCALE_RANK["single-device"]:
+            return edge[0]
+        best = [s for s in setups if _SCALE_RANK[s.scale] == top]
+        if top == _SCALE_RANK["multi-node"]:
+            return max(best, key=lambda s: (s.count or 0, s.source != "system"))
+        return min(best, key=lambda s: (s.span_order, s.position))
+
+    def _cue_scale(self) -> tuple[Scale, list[Span]]:
+        by_scale: dict[str, list[Cue]] = {}
+        for cue in self.facts.cues:
+            if not cue.background:
+                by_scale.setdefault(cue.scale, []).append(cue)
+
+        def qualified(scale: str) -> list[Span]:
+            found = by_scale.get(scale, [])
+            strong = [c.span for c in found if c.strong or c.span.source == "title"]
+            if strong:
+                return strong
+            # Two different weak phrases ("NVLink", "distributed inference") make one strong.
+            return [c.span for c in found] if len({c.span.quote.lower() for c in found}) > 1 else []
+
+        if spans := qualified("edge"):
+            return "edge", spans
+        for scale in ("multi-node", "single-node", "single-device"):
+            if spans := qualified(scale):
+                return scale, spans  # type: ignore[return-value]
+        return "unknown", []
+
+    # -- memory and floor ----------------------------------------------------------------------
+
+    def _sizes(self) -> list[SizeMention]:
+        """The sizes the paper itself uses (its models or evaluation models), not baselines
+        or motivation; the largest of them drives the estimate."""
+        return [s for s in self.facts.sizes if s.role in ("own", "neutral")]
+
+    def _estimate(self, zero3_gpus: int | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
+        sizes = self._sizes()
+        if not sizes:
+            return None, None
+        size = max(sizes, key=lambda s: s.total_b)
+        mode = self.facts.mode if self.facts.mode != "unknown" else "inference"
+        est = estimate(
+            size.total_b,
+            mode,
+            precision=self.facts.precision[:2] if self.facts.precision else None,
+            adapter=self.facts.adapter,
+            active_b=size.active_b,
+            zero3_gpus=zero3_gpus if self.facts.zero3 else None,
+            upper_bound=size.experts_upper_bound,
+        )
+        return est, size
+
+    def _floor(self) -> tuple[str | None, list[Span]]:
+        """Set the feature floor from features (TMA, FP8...) or, for a kernel paper, from the
+        architecture it is written for; return its human text and evidence."""
+        found: dict[str, Span] = {}
+        for feature_id, span in self.facts.features:
+            found.setdefault(feature_id, span)
+        floor: Architecture | None = None
+        for feature_id in found:
+            feature = self.catalog.feature(feature_id)
+            arch = self.catalog.architecture(feature.introduced_by if feature else None)
+            if arch is not None and (floor is None or arch.order > floor.order):
+                floor = arch
+        spans = list(found.values())
+        if floor is None and self.kernels and (archs := self._architectures()):
+            floor = min(archs, key=lambda a: a.order)
+            spans += [m.span for m in self.facts.mentions if m.ref == floor.id][:1]
+        if floor is None:
+            return None, []
+        self.floor_features = list(found)
+        self.floor_arch = floor.id
+        names = [
+            feat.name
+            for f in found
+            if (feat := self.catalog.feature(f)) is not None and feat.introduced_by == floor.id
+        ]
+        return (f"{floor.name} ({'/'.join(names)})" if names else floor.name), spans
+
+    def _vendor(self) -> str:
+        for dev_id in self._named_devices():
+            dev = self.catalog.get(dev_id)
+            if dev is not None and dev.vendor in self.catalog.ladders:
+                return dev.vendor
+        for arch in self._architectures():
+            if arch.vendor in self.catalog.ladders:
+                return arch.vendor
+        if self.facts.vendors:
+            vendor, hits = self.facts.vendors.most_common(1)[0]
+            if hits and vendor in self.catalog.ladders:
+                return vendor
+        return self.catalog.default_vendor
+
+    def _ladder(self) -> list[Device]:
+        """The vendor's suggestion ladder, keeping only devices that meet the floor."""
+        for vendor in (self._vendor(), self.catalog.default_vendor):
+            devices = [
+                d
+                for d in (self.catalog.get(i) for i in self.catalog.ladders.get(vendor, []))
+                if d is not None
+                and d.memory_gb
+                and _meets(self.catalog, d, self.floor_arch, self.floor_features)
+            ]
+            if devices:
+                return devices
+        return []
+
+    def _ladder_setup(self, gib: float) -> _Setup | None:
+        """The first ladder device that holds `gib` alone, else several of the last one."""
+        ladder = self._ladder()
+        if not ladder:
+            return None
+        for dev in ladder:
+            if gib <= (dev.memory_gb or 0):
+                return _Setup(dev.id, 1, "single-device", "estimate")
+        dev = ladder[-1]
+        n = max(1, math.ceil(round(gib, 1) / (dev.memory_gb or 1)))
+        return _Setup(dev.id, n, _scale_for(dev, n), "estimate")
+
+    # -- assembling ----------------------------------------------------------------------------
+
+    def build(self) -> HardwareSuggestion:
+        named = self._named_devices()
+        floor_text, floor_spans = self._floor()
+        setups = self._explicit_setups()
+        target = self._pick(setups) if setups else None
+        confidence: Confidence = "low"
+        if target is not None:
+            confidence = "high" if target.source in ("curated", "named") else "medium"
+        est, size = self._estimate(target.count if target is not None else None)
+        stated_gib: float | None = None
+        # A device named only in motivation ("e.g. an NVIDIA H100") is not the paper's target.
+        first_named = next(
+            (
+                m.ref if m.kind == "device" else self.catalog.system(m.ref).device  # type: ignore[union-attr]
+                for m in self._named()
+                if _usable(m)
+            ),
+            None,
+        )
+        device_hint = first_named or self._architecture_representative()
+
+        if target is None:
+            # "a single GPU" is left to the phrases below, which also read "a 24GB GPU".
+            counts = [
+                c
+                for c in self.facts.counts
+                if _usable(c) and not (c.unit == "device" and c.count == 1)
+            ]
+            cue_scale, cue_spans = self._cue_scale()
+            if counts:
+                best = max(counts, key=lambda c: (_SCALE_RANK[_count_scale(c)], c.count))
+                device = self.catalog.get(device_hint) if device_hint else None
+                if device is not None and device.edge:
+                    device = None  # "iGPUs and mobile phones ... only four GPUs": not phones
+                total = _count_total(best, device) if device or best.unit == "device" else None
+                target = _Setup(
+                    device.id if device is not None else "",
+                    total,
+                    _count_scale(best),
+                    "generic",
+                    [best.span],
+                    vague=best.vague,
+                    label=best.span.quote,
+                )
+                confidence = "medium" if first_named else "low"
+            elif cue_scale != "unknown":
+                stated_gib = _stated_memory(cue_spans) if cue_scale == "single-device" else None
+                device_id = device_hint
+                if device_id is None and stated_gib is not None:
+                    setup = self._ladder_setup(stated_gib)
+                    device_id = setup.device if setup else None
+                count = 1 if cue_scale == "single-device" else None
+                target = _Setup(device_id or "", count, cue_scale, "cue", cue_spans[:2])
+                confidence = "medium" if first_named else "low"
+                if any(span.source == "curated" for span in cue_spans):
+                    confidence = "high"  # "single 48GB GPU" in a curated note
+            elif est is not None:
+                device = self.catalog.get(device_hint) if device_hint else None
+                if device is not None and device.memory_gb:
+                    n = est.devices_needed(device.memory_gb)
+                    target = _Setup(device.id, n, _scale_for(device, n), "estimate")
+                else:
+                    target = self._ladder_setup(est.gib)
+                confidence = "medium"
+            elif first_named:
+                device = self.catalog.get(first_named)
+                scale: Scale = "edge" if device is not None and device.edge else "single-device"
+                target = _Setup(first_named, 1, scale, "named")
+                confidence = "medium"
+            elif self.floor_arch or (device_hint and self.kernels):
+                rep = device_hint
+                if rep is None:
+                    arch = self.catalog.architecture(self.floor_arch)
+                    rep = arch.representative if arch is not None else None
+                # A kernel paper measures on one device; otherwise the count is not given.
+                one = self.kernels and self.facts.mode != "training"
+                target = _Setup(
+                    rep or "",
+                    1 if one else None,
+                    "single-device" if one else "unknown",
+                    "architecture",
+                )
+        return self._assemble(
+            target, confidence, named, est, size, stated_gib, floor_text, floor_spans, setups
+        )
+
+    def _assemble(
+        self,
+        target: _Setup | None,
+        confidence: Confidence,
+        named: dict[str, str],
+        est: MemoryEstimate | None,
+        size: SizeMention | None,
+        stated_gib: float | None,
+        floor_text: str | None,
+        floor_spans: list[Span],
+        setups: list[_Setup],
+    ) -> HardwareSuggestion:
+        devices: list[str] = []
+        sources: dict[str, str] = {}
+        if target is not None and target.device:
+            devices.append(target.device)
+            sources[target.device] = named.get(target.device, target.source)
+        for dev_id, src in named.items():
+            if dev_id not in sources:
+                devices.append(dev_id)
+                sources[dev_id] = src
+        systems: list[str] = []
+        for m in self.facts.mentions:
+            system = self.catalog.system(m.ref) if m.kind == "system" else None
+            if system is not None and system.name not in systems:
+                systems.append(system.name)
+
+        spans: list[Span] = list(target.spans) if target is not None else []
+        if size is not None:
+            spans.append(size.span)
+        spans += floor_spans
+        spans += [m.span for m in self._named()]
+        if target is not None and target.scale == "edge" and target.source != "cue":
+            spans += self._cue_scale()[1][:1]
+
+        memory_gb = round(est.gib, 2) if est is not None else None
+        arithmetic = est.arithmetic if est is not None else None
+        if stated_gib is not None:
+            # "a 24G GPU", "18GB GPU", "3GB of VRAM": the paper's own figure beats the formula.
+            memory_gb = stated_gib
+            arithmetic = f"as written: {stated_gib:g} GB" + (
+                f" (the size-based estimate would be {arithmetic})" if arithmetic else ""
+            )
+        count = target.count if target is not None else None
+        scale: Scale = target.scale if target is not None else "unknown"
+        return HardwareSuggestion(
+            target=self._target_text(target, est, floor_text),
+            scale=scale,
+            devices=devices,
+            memory_gb=memory_gb,
+            confidence=confidence if target is not None else "low",
+            evidence=_evidence(spans),
+            device_counts={target.device: count} if target and target.device and count else {},
+            device_total=count,
+            device_sources=sources,
+            systems=systems,
+            model_sizes=[_size_json(s) for s in self.facts.sizes],
+            mode=self.facts.mode,  # type: ignore[arg-type]
+            memory_arithmetic=arithmetic,
+            feature_floor=floor_text,
+            floor_features=self.floor_features,
+            floor_architecture=self.floor_arch,
+            scaled_down=self._scaled_down(target, est, setups),
+            alternatives=self._alternatives(target, est, setups),
+        )
+
+    def _device_name(self, device_id: str) -> str:
+        device = self.catalog.get(device_id)
+        return device.name if device is not None else device_id
+
+    def _target_text(
+        self, target: _Setup | None, est: MemoryEstimate | None, floor: str | None
+    ) -> str:
+        if target is None:
+            return "unknown: the text names no hardware, model size or hardware feature"
+        scale_words = {
+            "single-device": "one device",
+            "single-node": "one node",
+            "multi-node": "multi-node",
+            "edge": "edge",
+            "unknown": "count not given",
+        }
+        where = scale_words[target.scale]
+        if not target.device:
+            if target.source == "generic":
+                return f"{target.label} ({where}; device not named)"
+            return {
+                "edge": "an edge device (phone / Jetson class); device not named",
+                "multi-node": "a multi-node GPU cluster; device not named",
+                "single-node": "one multi-GPU node; device not named",
+                "single-device": "one GPU; device not named",
+            }.get(target.scale, "unknown")
+        name = self._device_name(target.device)
+        if target.system and target.count is None:
+            text = f"{target.label}: {name} nodes ({where})"
+        elif target.system:
+            text = f"{target.count}x {name} ({where}) in {target.label}"
+        elif target.label and target.source in ("named", "curated") and target.count:
+            text = f"{target.label} of {name} (~{target.count} devices; {where})"
+        elif target.vague and target.count:
+            text = f"{_vague_words(target.count)} {name} ({where})"
+        elif target.count:
+            text = f"{target.count}x {name} ({where})"
+        else:
+            text = f"{name} ({where})"
+        if target.source == "estimate" and est is not None:
+            text += f", from a memory estimate of {format_gb(est.gib)} GiB"
+        elif target.source == "architecture":
+            text += f", as the paper's architecture{f'; floor {floor}' if floor else ''}"
+        elif target.source == "curated":
+            text += ", as tested (curated)"
+        elif target.source in ("named", "system") and target.count and target.spans:
+            text += f", as written: {target.spans[0].quote!r}"
+        elif target.source in ("generic", "cue") and target.spans:
+            text += f", from {target.spans[0].quote!r}"
+        return text
+
+    def _scaled_down(
+        self, target: _Setup | None, est: MemoryEstimate | None, setups: list[_Setup]
+    ) -> dict[str, Any] | None:
+        """For a multi-node target: a setup one lab can run, the paper's own if it has one."""
+        if target is None or target.scale != "multi-node":
+            return None
+        device = self.catalog.get(target.device) if target.device else None
+        node = device.node_size if device is not None else 8
+        own = [s for s in setups if s.count and s.count <= node and s is not target]
+        if own:
+            chosen = max(own, key=lambda s: s.count or 0)
+            dev_id, count, note = chosen.device, chosen.count or 1, "the paper's own smaller setup"
+        else:
+            dev_id, count = target.device, node
+            note = "one node: same code path, a smaller model or fewer steps"
+        chosen_dev = self.catalog.get(dev_id) if dev_id else None
+        fits: bool | None = None
+        if est is not None and chosen_dev is not None and chosen_dev.memory_gb:
+            total = chosen_dev.memory_gb * count
+            fits = est.gib <= total
+            if not fits:
+                note += (
+                    f"; the estimate ({format_gb(est.gib)} GiB) exceeds {total:g} GB: use ZeRO-3, "
+                    "offloading or a smaller model size"
+                )
+        return {
+            "devices": {dev_id: count} if dev_id else {},
+            "count": count,
+            "scale": _scale_for(chosen_dev, count),
+            "fits_estimate": fits,
+            "note": note,
+        }
+
+    def _alternatives(
+        self, target: _Setup | None, est: MemoryEstimate | None, setups: list[_Setup]
+    ) -> list[dict[str, Any]]:
+        """Other setups the paper writes, then equivalents of the target device (an offer
+        only: the target keeps the vendor the paper names)."""
+        out: list[dict[str, Any]] = []
+        if target is None or not target.device:
+            return out
+        for s in setups:
+            if s is target or not s.device or not s.count:
+                continue
+            if all(a["devices"] != {s.device: s.count} for a in out):
+                out.append({"devices": {s.device: s.count}, "why": "another setup in the paper"})
+        device = self.catalog.get(target.device)
+        if device is None:
+            return out[:5]
+        for alt_id in device.alternatives:
+            alt = self.catalog.get(alt_id)
+            if alt is None:
+                continue
+            # Swap like for like when the count is written; re-count from the estimate only
+            # when the estimate chose the count.
+            count = target.count or 1
+            if target.source == "estimate" and est is not None and alt.memory_gb:
+                count = est.devices_needed(alt.memory_gb)
+            out.append({"devices": {alt_id: count}, "why": f"equivalent to {device.name}"})
+        return out[:5]
+
+
+def _count_total(count: CountMention, device: Device | None) -> int:
+    if count.unit == "node":
+        per = count.per_node or (device.node_size if device is not None else 8)
+        return count.count * per
+    return count.count
+
+
+def _stated_memory(spans: list[Span]) -> float | None:
+    """The largest device memory a single-device phrase states ("a 24G GPU" -> 24)."""
+    found = [float(m.group(1)) for s in spans if (m := _GB.search(s.quote))]
+    return max(found) if found else None
+
+
+def _size_json(size: SizeMention) -> dict[str, Any]:
+    out: dict[str, Any] = {"text": size.text, "params_b": size.total_b, "role": size.role}
+    if size.active_b:
+        out["active_b"] = size.active_b
+    if size.model:
+        out["model"] = size.model
+    return out
+
+
+def _evidence(spans: list[Span]) -> list[dict[str, Any]]:
+    seen: set[tuple[str, str]] = set()
+    out: list[dict[str, Any]] = []
+    for span in spans:
+        key = (span.source, span.quote.lower())  # "Frontier" five times is one piece
+        if key not in seen:
+            seen.add(key)
+            out.append(span.evidence())
+    return out[:_MAX_EVIDENCE]
+
+
+def _vague_words(count: int) -> str:
+    return {
+        100: "hundreds of",
+        1000: "thousands of",
+        10000: "tens of thousands of",
+        24: "dozens of",
+        2: "several",
+    }.get(count, f"{count}+")
+
+
+# ---- machines ----------------------------------------------------------------------------
+
+
+def fit_machines(
+    suggestion: HardwareSuggestion, machines: Sequence[Any], catalog: HardwareCatalog
+) -> list[MachineFit]:
+    """Whether each of the user's machines (config `machines:`) can reproduce the paper.
+
+    A machine fits when its devices meet the feature floor, hold the memory estimate together,
+    and are as many as the target needs, or as the scaled-down setup needs (the reason says
+    which). `None` when the paper or the machine does not say enough to tell.
+    """
+    return [_fit_one(suggestion, machine, catalog) for machine in machines]
+
+
+def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> MachineFit:
+    def result(fits: bool | None, reason: str) -> MachineFit:
+        return MachineFit(name=machine.name, fits=fits, reason=reason)
+
+    parts: list[tuple[Device, int]] = []
+    for entry in machine.devices:
+        device = catalog.get(entry.id)
+        if device is None:
+            return result(None, f"unknown device id {entry.id!r}: add it to hardware.yaml")
+        parts.append((device, entry.count))
+    accel = [(d, n) for d, n in parts if d.is_accelerator]
+    if not accel:
+        return result(None, "no accelerator declared for this machine")
+    have = " + ".join(f"{n}x {d.name}" for d, n in accel)
+    needed = s.device_total
+    if s.scale == "unknown" and s.memory_gb is None and not s.floor_architecture and not needed:
+        return result(None, "the paper gives no device count, memory estimate or floor")
+
+    # Only devices that meet the floor count towards memory and number.
+    usable = accel
+    floor_note = ""
+    if s.floor_architecture:
+        usable = [
+            (d, n) for d, n in accel if _meets(catalog, d, s.floor_architecture, s.floor_features)
+        ]
+        if not usable:
+            return result(False, f"{have} does not meet the {s.feature_floor} floor")
+        floor_note = f"; meets the {s.feature_floor} floor"
+    count = sum(n for _, n in usable)
+    known = [(d, n) for d, n in usable if d.memory_gb]
+    memory = sum((d.memory_gb or 0) * n for d, n in known)
+    mem_text = " + ".join(f"{n}x {d.name} {d.memory_gb:g} GB" for d, n in known)
+    if len(known) > 1 or (known and known[0][1] > 1):
+        mem_text += f" = {memory:g} GB"
+
+    if s.scale == "edge" and not any(d.edge for d, _ in usable):
+        if s.memory_gb is not None and known and memory >= s.memory_gb:
+            return result(
+                True,
+                f"{mem_text} >= {format_gb(s.memory_gb)} GB: runs the model, but the "
+                "paper measures on edge devices (phone / Jetson class)",
+            )
+        return result(None, "edge target (phone / Jetson class); this machine has none")
+
+    if s.memory_gb is not None:
+        if len(known) < len(usable):
+            return result(
+                None, f"memory of {have} unknown; the estimate is {format_gb(s.memory_gb)} GB"
+            )
+        if memory < s.memory_gb:
+            return result(False, f"{mem_text} < {format_gb(s.memory_gb)} GB needed{floor_note}")
+    mem_ok = f"{mem_text} >= {format_gb(s.memory_gb)} GB" if s.memory_gb is not None else have
+
+    down = s.scaled_down or {}
+    down_count = down.get("count") or 0
+    if (needed and count < needed) or (s.scale == "multi-node" and not needed and down_count):
+        # More devices than one lab has: the scaled-down setup is the realistic target.
+        as_written = f"the paper's {needed} devices" if needed else "the paper's cluster"
+        if down_count and count >= down_count:
+            return result(
+                True,
+                f"fits the scaled-down setup of {down_count} devices ({_describe(down, catalog)}),"
+                f" not {as_written}: {mem_ok}{floor_note}",
+            )
+        if needed:
+            return result(False, f"needs {needed} devices as written; {have} is {count}")
+        return result(False, f"needs at least the scaled-down {down_count} devices; has {count}")
+    if needed:
+        return result(True, f"{mem_ok}; {count} >= {needed} devices{floor_note}")
+    if s.memory_gb is not None:
+        return result(True, f"{mem_ok}{floor_note}")
+    if s.scale == "single-device":
+        return result(True, f"{have}: one device is enough{floor_note}")
+    return result(None, f"{have}{floor_note}; the paper gives no device count or model size")
+
+
+def _meets(
+    catalog: HardwareCatalog, device: Device, floor_arch: str | None, floor_features: Sequence[str]
+) -> bool:
+    """Same vendor: that architecture or newer; another vendor: the floor's features."""
+    arch = catalog.architecture(floor_arch)
+    if arch is None:
+        return True
+    if device.vendor == arch.vendor:
+        order = catalog.order_of(device)
+        return order is not None and order >= arch.order
+    return bool(floor_features) and all(catalog.meets_feature(device, f) for f in floor_features)
+
+
+def _describe(setup: dict[str, Any], catalog: HardwareCatalog) -> str:
+    devices = setup.get("devices") or {}
+    if not devices:
+        return f"{setup.get('count')} GPUs"
+    names = []
+    for dev_id, n in devices.items():
+        device = catalog.get(dev_id)
+        names.append(f"{n}x {device.name if device is not None else dev_id}")
+    return ", ".join(names)
+
+
+__all__ = [
+    "HardwareSuggestion",
+    "MachineFit",
+    "fit_machines",
+    "format_params",
+    "suggest_hardware",
+]

@@ -1,0 +1,247 @@
+"""Cheap gates in front of regular expressions.
+
+Python's `re` is slow on long case-insensitive alternations (a catalog of ~100 device
+aliases took ~3 ms per abstract). Most patterns, though, can only match where a certain
+literals appear: "RTX ?4090" needs "4090", "\\bTMA\\b|Tensor Memory Accelerator" needs "tma",
+or all of "tensor", "memory" and "accelerator". `triggers(pattern)` derives, for each top-level
+branch, the literals every match of it contains, and a `Gated` pattern runs only when all the
+literals of some branch are in the (lower-cased) text. A pattern with a branch that has no
+required literal of two or more characters always runs: the gate can only skip work, never
+change a result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_LOOKAROUND = ("?=", "?!", "?<=", "?<!")
+_GROUP_PREFIX = re.compile(r"^\?(?:[:>]|P<\w+>|[aiLmsux-]+:)")
+
+
+def _class_end(p: str, i: int) -> int:
+    """Index of the ']' closing the character class opened at p[i]."""
+    j = i + 1
+    if p[j : j + 1] == "^":
+        j += 1
+    if p[j : j + 1] == "]":
+        j += 1
+    while j < len(p) and p[j] != "]":
+        j += 2 if p[j] == "\\" else 1
+    return j
+
+
+def _group_end(p: str, i: int) -> int:
+    """Index of the ')' closing the group opened at p[i]."""
+    depth = 0
+    j = i
+    while j < len(p):
+        c = p[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _class_end(p, j) + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return len(p) - 1
+
+
+def _branches(p: str) -> list[str]:
+    """Split on '|' at the top level only."""
+    parts: list[str] = []
+    depth = start = j = 0
+    while j < len(p):
+        c = p[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _class_end(p, j) + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(p[start:j])
+            start = j + 1
+        j += 1
+    parts.append(p[start:])
+    return parts
+
+
+def _optional(p: str, j: int) -> bool:
+    return p[j : j + 1] in ("?", "*") or p.startswith("{0", j)
+
+
+def _skip_quantifier(p: str, j: int) -> int:
+    if p[j : j + 1] in ("?", "*", "+"):
+        return j + 1 + (p[j + 1 : j + 2] == "?")
+    if p[j : j + 1] == "{" and "}" in p[j:]:
+        return p.index("}", j) + 1
+    return j
+
+
+def _runs(p: str) -> list[str]:
+    """Literal alphanumeric runs every match of this branch contains, lower-cased."""
+    runs: list[str] = []
+    cur: list[str] = []
+
+    def flush() -> None:
+        if cur:
+            runs.append("".join(cur))
+            cur.clear()
+
+    j = 0
+    while j < len(p):
+        c = p[j]
+        if c == "\\":
+            flush()
+            j = _skip_quantifier(p, j + 2)
+        elif c == "[":
+            flush()
+            j = _skip_quantifier(p, _class_end(p, j) + 1)
+        elif c == "(":
+            flush()
+            end = _group_end(p, j)
+            inner = p[j + 1 : end]
+            if not _optional(p, end + 1) and not inner.startswith(_LOOKAROUND):
+                body = _GROUP_PREFIX.sub("", inner) if inner.startswith("?") else inner
+                if len(_branches(body)) == 1:
+                    runs.extend(_runs(body))
+            j = _skip_quantifier(p, end + 1)
+        elif c in "?*":
+            if cur:
+                cur.pop()  # "GPUs?": the "s" is optional
+            flush()
+            j += 1
+        elif c in "+{":
+            flush()
+            j = _skip_quantifier(p, j)
+        elif c.isalnum():
+            cur.append(c.lower())
+            j += 1
+        else:
+            flush()
+            j += 1
+    flush()
+    return runs
+
+
+def triggers(pattern: str) -> tuple[tuple[str, ...], ...]:
+    """Per top-level branch, the lower-case literals all its matches contain; () when some
+    branch has none (the pattern must always run)."""
+    found: list[tuple[str, ...]] = []
+    for branch in _branches(pattern):
+        runs = tuple(dict.fromkeys(r for r in _runs(branch) if len(r) >= 2))
+        if not runs:
+            return ()
+        found.append(runs)
+    return tuple(dict.fromkeys(found))
+
+
+def lower_pattern(pattern: str) -> str:
+    """The pattern with its literal letters lower-cased; escapes (\\B, \\D, \\S, \\W...) kept."""
+    out: list[str] = []
+    j = 0
+    while j < len(pattern):
+        if pattern[j] == "\\":
+            out.append(pattern[j : j + 2])
+            j += 2
+        elif pattern.startswith("(?P", j):  # named group syntax is case-sensitive
+            out.append("(?P")
+            j += 3
+        else:
+            out.append(pattern[j].lower())
+            j += 1
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Gated:
+    """A compiled pattern with the literals that must be present for it to match.
+
+    A case-insensitive pattern is compiled lower-cased, without IGNORECASE, and run on the
+    lower-cased text (much faster in `re`); match offsets are the same as in the original text
+    whenever lower-casing keeps the length, which the caller checks (`lowered` is then "").
+    Read matched text from the original by offsets, not from the match object.
+    """
+
+    pattern: re.Pattern[str]
+    triggers: tuple[tuple[str, ...], ...]
+    folded: re.Pattern[str] | None = None
+
+    @classmethod
+    def compile(cls, pattern: str, flags: int = 0) -> Gated:
+        folded = None
+        if flags & re.IGNORECASE:
+            folded = re.compile(lower_pattern(pattern), flags & ~re.IGNORECASE)
+        return cls(re.compile(pattern, flags), triggers(pattern), folded)
+
+    @classmethod
+    def compile_any(cls, patterns: list[str], suffix: str = "", flags: int = 0) -> Gated:
+        """One pattern matching any of `patterns` (tried in order), then `suffix`; gated by
+        the union of their literals."""
+        combined = "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")" + suffix
+        gate: list[tuple[str, ...]] = []
+        for p in patterns:
+            found = triggers(p)
+            if not found:
+                gate = []
+                break
+            gate.extend(found)
+        made = cls.compile(combined, flags)
+        return cls(made.pattern, tuple(dict.fromkeys(gate)), made.folded)
+
+    def may_match(self, lowered: str | Lowered) -> bool:
+        if not self.triggers:
+            return True
+        if isinstance(lowered, str):
+            return any(all(t in lowered for t in branch) for branch in self.triggers)
+        return any(all(lowered.has(t) for t in branch) for branch in self.triggers)
+
+    def _pick(self, text: str, lowered: str | Lowered) -> tuple[re.Pattern[str], str]:
+        low = lowered if isinstance(lowered, str) else lowered.text
+        if self.folded is not None and len(low) == len(text):
+            return self.folded, low
+        return self.pattern, text
+
+    def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
+        if not self.may_match(lowered):
+            return iter(())
+        pattern, subject = self._pick(text, lowered)
+        return pattern.finditer(subject)
+
+    def search(self, text: str, lowered: str | Lowered) -> re.Match[str] | None:
+        if not self.may_match(lowered):
+            return None
+        pattern, subject = self._pick(text, lowered)
+        return pattern.search(subject)
+
+
+class Lowered:
+    """A lower-cased text that remembers which literals it holds: a substring test costs about
+    a microsecond per kilobyte, and many patterns share literals ("gpu", "single")."""
+
+    __slots__ = ("_seen", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._seen: dict[str, bool] = {}
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def has(self, literal: str) -> bool:
+        found = self._seen.get(literal)
+        if found is None:
+            found = self._seen[literal] = literal in self.text
+        return found

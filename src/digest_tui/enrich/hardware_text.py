@@ -1,0 +1,781 @@
+"""Hardware facts found in a paper's text, before any decision is made.
+
+Finds device, system and architecture names with the counts written next to them ("8 A100
+GPUs", "8xH100 GPU node", "hundreds of MetaX C550 GPUs"), counts with no device ("3072 GPUs",
+"4 node cluster"), phrases that imply a scale ("on-device", "GPU clusters", "a single 24GB
+GPU"), model sizes ("7B", "Mixtral 8x7B", "1 trillion parameters"), features that set an
+architecture floor (TMA, wgmma, FP8, FP4), precision and the training / fine-tuning / inference
+wording. Each fact keeps the quoted span it came from.
+
+Pure and fast: every pattern is compiled once per catalog (`matchers(catalog)`), then one
+paper is a handful of regex passes over a few thousand characters.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from digest_tui.enrich.hardware_catalog import HardwareCatalog
+from digest_tui.enrich.hardware_gate import Gated, Lowered
+
+Source = Literal["title", "abstract", "curated"]
+EntityKind = Literal["device", "system", "architecture"]
+
+# ---- shared pieces of patterns ---------------------------------------------------------------
+
+_WORD_COUNTS = {
+    "single": 1,
+    "one": 1,
+    "a": 1,
+    "an": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "sixteen": 16,
+    "dozens of": 24,
+    "several": 2,
+    "multiple": 2,
+    "hundreds of": 100,
+    "thousands of": 1000,
+    "tens of thousands of": 10000,
+    "ten-thousand-scale of": 10000,
+}
+# Quantities that are a lower bound, not a count as written.
+_VAGUE = {
+    "dozens of",
+    "several",
+    "multiple",
+    "hundreds of",
+    "thousands of",
+    "tens of thousands of",
+    "ten-thousand-scale of",
+}
+_NUM = (
+    r"(?:(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+)"
+    r"|\b(?P<word>tens of thousands of|ten-thousand-scale of|thousands of|hundreds of|dozens of"
+    r"|several|multiple|single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|sixteen|an?))"
+)
+# Words allowed between a count and the device: "8 x Nvidia 6000 Ada", "512 NVIDIA V100".
+_BETWEEN = (
+    r"\s*(?:[x×*]|times|-)?\s*"
+    r"(?:(?:NVIDIA|AMD|Huawei|Google|Intel|Tesla|GeForce|Apple|Habana|Cloud|consumer(?:-grade)?"
+    r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity)\s+)*"
+)
+_COUNT_BEFORE = re.compile(_NUM + _BETWEEN + r"$", re.IGNORECASE)
+# Last words that can end a count before a name; anything else means there is no count.
+_TAIL_WORDS = frozenset(
+    [*(w.split()[-1] for w in _WORD_COUNTS), "x", "×", "*", "times", "-", "nvidia", "amd",
+     "huawei", "google", "intel", "tesla", "geforce", "apple", "habana", "cloud", "consumer",
+     "consumer-grade", "individual", "datacenter", "data-center", "datacentre", "data-centre",
+     "datacenter-class", "data-center-class", "high-end", "low-end", "commodity"]
+)  # fmt: skip
+_GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$")
+_AFTER_NODE = re.compile(
+    r"^\s*(?:GPUs?\s*)?(?:\([^)]{0,12}\)\s*)?(?:GPU\s+)?(?:nodes?|servers?|machines?|boxes)\b",
+    re.IGNORECASE,
+)
+_AFTER_CLUSTER = re.compile(
+    r"^\s*(?:GPUs?\s+)?(?:\d+ ?GB\s+)?(?:GPU\s+)?(?:clusters?|supercomputers?)\b", re.IGNORECASE
+)
+_AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?hours?\b", re.IGNORECASE)
+_AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
+# "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
+_AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+)?baselines?\b", re.IGNORECASE)
+
+# Device-less counts: "3072 GPUs", "eight individual GPU nodes", "4 node cluster", "64 devices".
+# The unit is found first (cheap), then the count is read backwards from it like a device's.
+_UNIT = Gated.compile(
+    r"\b(?:GPU[\s-]nodes?|node[\s-]clusters?|nodes?|GPUs?|NPUs?|TPUs?(?: chips)?|GCDs?"
+    r"|devices|accelerators)\b"
+    r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|clusters?"
+    r"|architectures?|resources|computing|platforms?|programming|instances|providers|costs?"
+    r"|efficiency|acceleration|implementations?|buffers|threads|types?|markets?|-based|-resident"
+    r"|-accelerated|-friendly|-oriented|-centric|-specific|-enabled|-aware))",
+    re.IGNORECASE,
+)
+# "128-GPU scale", "three 8-GPU platforms" (GPUs per machine).
+_PER_MACHINE = Gated.compile(
+    r"(?<![\w.])(?P<num>\d+)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
+    r"|machines?|systems?|boxes|setups?)\b",
+    re.IGNORECASE,
+)
+
+# Phrases that imply a scale when no count is written. (pattern, scale, strong)
+_CUE_PATTERNS: list[tuple[str, str, bool]] = [
+    (r"\bon-?device\b", "edge", True),
+    (r"\bsmart ?phones?\b", "edge", True),
+    (r"\bmobile (?:phones?|devices?|GPUs?|SoCs?|platforms?)\b", "edge", True),
+    (r"\bfor mobiles?\b", "edge", True),
+    (r"\bJetson\b", "edge", True),
+    (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
+    (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
+    (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
+    (r"\bedge (?:devices?|platforms?|GPUs?|hardware)\b|\bfor the edge\b", "edge", True),
+    (
+        r"\bedge computing\b|\bembedded systems?\b|\blocal devices\b|\bpersonal devices\b",
+        "edge",
+        False,
+    ),
+    (
+        r"\bresource-(?:constrained|limited) devices\b|\blaptops?\b|\biGPUs?\b|\bmobile\b",
+        "edge",
+        False,
+    ),
+    (r"\bmulti-?node\b|\binter-?node\b|\bexascale\b|\bsupercomput\w+", "multi-node", True),
+    (
+        r"\bacross (?:multiple |many |different |independent )?"
+        r"(?:nodes|clusters|data ?cent(?:er|re)s)",
+        "multi-node",
+        True,
+    ),
+    (
+        r"\b(?:GPU|training|production|HPC|AI|limited[- ]bandwidth|NPU|large) clusters?\b",
+        "multi-node",
+        True,
+    ),
+    (r"\bclusters? of (?:GPUs|accelerators)\b", "multi-node", True),
+    (
+        r"\blarge-scale (?:distributed |parallel |data-parallel )?(?:pre-?)?training\b",
+        "multi-node",
+        False,
+    ),
+    (r"\bdata ?cent(?:er|re)s?\b|\bclusters?\b", "multi-node", False),
+    (r"\bsingle[- ](?:node|server|machine)\b", "single-node", True),
+    (
+        r"\bmulti-?GPU (?:training|setups?|servers?|nodes?|machines?|systems?|platforms?|inference"
+        r"|parallel\w*|GNN|environments?)\b",
+        "single-node",
+        True,
+    ),
+    (r"\bmulti-?GPU\b", "single-node", False),
+    (
+        r"\bmultiple GPUs\b|\bNVLink\b|\bintra-?node\b|\bdistributed (?:inference|serving)\b",
+        "single-node",
+        False,
+    ),
+    (
+        r"\b(?:a|one|an)\s+(?:mere\s+)?(?:single\s+)?(?:\d+\s?G(?:B|iB)?\s+)?"
+        r"(?:(?:consumer|commodity|low-end|desktop)(?:-grade)?\s+)?"
+        r"GPU(?!\w|-[A-Za-z])(?! (?:kernel|cluster|node|server|type))",
+        "single-device",
+        True,
+    ),
+    (
+        r"(?<!within a )\bsingle[- ](?:\d+\s?G(?:B|iB)?\s+)?"
+        r"(?:(?:consumer|commodity|low-end)(?:-grade)?\s+)?(?:GPU|device)(?!\w|-[A-Za-z])"
+        r"(?! (?:kernel|type|memory))",
+        "single-device",
+        True,
+    ),
+    (r"\bconsumer(?:-grade)? GPUs?\b", "single-device", True),
+    (r"\b\d+(?:\.\d+)?\s?GB (?:of )?(?:VRAM|GPU memory)\b", "single-device", True),
+    # Describes the technique (work inside one GPU), not the setup: weak.
+    (r"\bintra-GPU\b|\bwithin a single (?:GPU|device)\b", "single-device", False),
+]
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+_FIRST_PERSON = Gated.compile(
+    r"\b(?:we|our|us)\b|\bthis (?:paper|work|study)\b|\b(?:the )?proposed\b", re.IGNORECASE
+)
+# Motivation and related work: a device or count there is not the paper's own setup.
+# "requiring only 8.19 GB" is the paper's own claim, not motivation.
+_BACKGROUND = Gated.compile(
+    r"\b(?:(?<!only )requir(?:e|es|ed|ing)\b(?! (?:only|merely|just))|typically|often|usually|"
+    r"traditional(?:ly)?|existing|conventional|prior|previous(?:ly)?|commonly|out of reach|"
+    r"e\.g\.|for example|for instance)",
+    re.IGNORECASE,
+)
+_COMPARISON = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|compared (?:to|with)|comparable|than|over|vs\.?|versus|"
+    r"baselines?|rival\w*|beat\w*|match(?:es|ing)?)\b",
+    re.IGNORECASE,
+)
+_EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
+
+# Model sizes.
+_SIZE = re.compile(
+    r"(?<![\w.])(?:(?P<experts>\d+)\s?[x×]\s?)?(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[BMT])\b"
+    r"(?![\s-]*(?:tokens?|images?|image-text|pairs|samples|edges|FLOPs|words|nodes|entries|"
+    r"examples|rows|trajectories|bytes|frames|sequences?|context|votes|steps)\b)",
+)
+_SIZE_WORDS = Gated.compile(
+    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|one|an?|two|three|four|five|ten)[- ](?P<unit>billion|"
+    r"trillion|million)[- ]param(?:eter)?s?\b",
+    re.IGNORECASE,
+)
+_PARAM_CONTEXT = re.compile(r"^\s*(?:active|total|param\w*|model|-parameter)", re.IGNORECASE)
+_DATASET_BEFORE = re.compile(r"dataset\s+\S*$", re.IGNORECASE)
+_WORD_NUMBERS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_UNIT_B = {"B": 1.0, "M": 1e-3, "T": 1e3, "billion": 1.0, "million": 1e-3, "trillion": 1e3}
+
+# Precision of the weights; low-bit formats are what a paper's method usually changes.
+_PRECISION = [
+    ("int4", 0.5, r"\bINT4\b|\b4-bit\b|\bW4A(?:16|8|4)\b|\bNF4\b|\bQLoRA\b"),
+    ("fp4", 0.5, r"\b(?:NV|MX)?FP4\b"),
+    ("int6", 0.75, r"\bINT6\b|\b6-bit\b|\bW6A(?:6|8)\b"),
+    ("int8", 1.0, r"\bINT8\b|\b8-bit\b|\bW8A8\b"),
+    ("fp8", 1.0, r"\bFP8\b"),
+]
+_MODE_PATTERNS = {
+    "training": r"\bpre-?train\w*|\btrain(?:s|ed|ing)?\b(?![- ](?:free|data|set|split|signal))",
+    "fine-tuning": r"\bfine-?tun\w*|\b(?:Q?LoRA|PEFT|SFT|RLHF|DPO|GRPO)\b|\binstruction[- ]tun\w*"
+    r"|\bpost-training\b(?! quantization)",
+    "inference": r"\binferenc\w*|\bserv(?:e|es|ing)\b|\bdecod(?:e|es|ing)\b|\bprefill\w*|"
+    r"\bKV[- ]?cache\b|\bdeploy\w*",
+}
+_NOT_TRAINING = re.compile(
+    r"\b(?:without|no|free of|requires no)\s+(?:any\s+|additional\s+|extra\s+|parameter\s+)?"
+    r"(?:re)?training\b|\btraining-free\b",
+    re.IGNORECASE,
+)
+_ADAPTER = Gated.compile(r"\b(?:Q?LoRA|PEFT|adapters?|prompt tokens|zeroth-order)\b", re.I)
+_ZERO3 = Gated.compile(r"\bZeRO-?3\b|\bZeRO stage 3\b|\bFSDP\b|\bfully sharded\b", re.I)
+_KERNEL_CUES = Gated.compile(
+    r"\bkernels?\b|\bCUDA\b|\bGEMMs?\b|\bmicro-?benchmark\w*|\btensor cores?\b|\bTriton\b"
+    r"|\bPTX\b|\bSASS\b|\bassembly\b",
+    re.IGNORECASE,
+)
+
+
+# ---- results -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Span:
+    source: Source
+    start: int
+    end: int
+    quote: str
+
+    def evidence(self) -> dict[str, object]:
+        return {"quote": self.quote, "source": self.source, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True)
+class Sentence:
+    source: Source
+    start: int
+    end: int
+    background: bool  # the sentence as a whole is motivation or related work
+    first_person: bool
+    # Text from here to the sentence's end is background ("It requires 800 V100 GPUs"), so a
+    # device before "existing" in "... on one RTX6000, cheaper than existing work" is not.
+    background_from: int | None = None
+
+
+@dataclass
+class Mention:
+    """A device, system or architecture named in the text, with what is written around it."""
+
+    kind: EntityKind
+    ref: str
+    span: Span
+    count: int | None = None
+    vague: bool = False
+    in_node: bool = False  # "8xH100 GPU node": the count is within one node
+    in_cluster: bool = False
+    hours: bool = False  # "6 H100 hours": a cost, not a setup
+    baseline: bool = False
+    background: bool = False
+    memory_gb: float | None = None
+    sentence: int = -1
+
+
+@dataclass
+class CountMention:
+    """A count with no device named: "3072 GPUs", "4 node cluster"."""
+
+    count: int
+    unit: Literal["device", "node"]
+    span: Span
+    vague: bool = False
+    per_node: int | None = None
+    background: bool = False
+    baseline: bool = False
+    sentence: int = -1
+
+
+@dataclass(frozen=True)
+class Cue:
+    scale: str
+    strong: bool
+    span: Span
+    background: bool
+
+
+@dataclass
+class SizeMention:
+    text: str
+    total_b: float
+    span: Span
+    active_b: float | None = None
+    role: Literal["own", "neutral", "comparison", "background"] = "neutral"
+    model: str | None = None
+    experts_upper_bound: bool = False
+
+
+@dataclass
+class TextFacts:
+    mentions: list[Mention] = field(default_factory=list)
+    counts: list[CountMention] = field(default_factory=list)
+    cues: list[Cue] = field(default_factory=list)
+    sizes: list[SizeMention] = field(default_factory=list)
+    features: list[tuple[str, Span]] = field(default_factory=list)
+    vendors: Counter[str] = field(default_factory=Counter)
+    precision: tuple[str, float, Span] | None = None
+    mode: str = "unknown"
+    mode_span: Span | None = None
+    adapter: bool = False
+    zero3: Span | None = None
+    kernel_paper: bool = False
+
+
+# ---- compiled matchers -------------------------------------------------------------------
+
+
+_KIND_RANK: dict[str, int] = {"system": 0, "device": 1, "architecture": 2}
+# A name may follow a count glued to it: "8xH100", "48xGH200", "4timesRTX 3090".
+_GLUED = re.compile(r"\d(?:x|×|times)$")
+
+
+@dataclass(frozen=True)
+class _Alias:
+    kind: EntityKind
+    ref: str
+    gated: Gated
+
+
+class Matchers:
+    """All of a catalog's patterns, compiled once, each behind a cheap literal gate."""
+
+    _RIGHT = r"s?(?![A-Za-z0-9])"
+
+    def __init__(self, catalog: HardwareCatalog) -> None:
+        entries: list[tuple[EntityKind, str, list[str], bool]] = [
+            *[("system", s.id, s.aliases, s.case_sensitive) for s in catalog.systems],
+            *[("device", d.id, d.aliases, d.case_sensitive) for d in catalog.devices],
+            *[("architecture", a.id, a.aliases, a.case_sensitive) for a in catalog.architectures],
+        ]
+        # One pattern per entry: its aliases in file order, so at one position the more
+        # specific alias listed first wins ("A100 40GB" before "A100").
+        self.aliases = [
+            _Alias(
+                kind,
+                ident,
+                Gated.compile_any(aliases, self._RIGHT, 0 if case_sensitive else re.IGNORECASE),
+            )
+            for kind, ident, aliases, case_sensitive in entries
+            if aliases
+        ]
+        self.features = [
+            (f.id, Gated.compile_any(f.patterns, flags=re.IGNORECASE))
+            for f in catalog.features
+            if f.patterns
+        ]
+        self.vendors = [
+            (vendor, Gated.compile_any(pats, flags=re.IGNORECASE))
+            for vendor, pats in catalog.vendor_aliases.items()
+            if pats
+        ]
+        self.models = [
+            (
+                m.id,
+                m.total_b,
+                m.active_b,
+                Gated.compile("|".join(f"(?:{a})" for a in m.aliases), re.IGNORECASE),
+            )
+            for m in catalog.models
+            if m.aliases
+        ]
+        self.cues = [
+            (Gated.compile(p, re.IGNORECASE), scale, strong) for p, scale, strong in _CUE_PATTERNS
+        ]
+        self.precision = [(n, b, Gated.compile(p, re.IGNORECASE)) for n, b, p in _PRECISION]
+        self.modes = {mode: Gated.compile(p, re.IGNORECASE) for mode, p in _MODE_PATTERNS.items()}
+
+
+def matchers(catalog: HardwareCatalog) -> Matchers:
+    """The catalog's compiled matchers, built on first use and kept on the catalog."""
+    compiled = catalog._compiled
+    if compiled is None:
+        compiled = Matchers(catalog)
+        catalog._compiled = compiled
+    return compiled
+
+
+# ---- extraction --------------------------------------------------------------------------
+
+
+def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
+    """The count written just before a name ("8 ", "hundreds of ", "8x"), if any. A cheap look
+    at the last word first: most names have none, and the anchored search is the slow part."""
+    stripped = text[window:start].rstrip()
+    if not stripped:
+        return None
+    last = stripped.rsplit(None, 1)[-1].lower()
+    if not (last[-1].isdigit() or last in _TAIL_WORDS or _GLUED_TAIL.search(last)):
+        return None
+    return _COUNT_BEFORE.search(text, window, start)
+
+
+def _sentences(source: Source, text: str) -> list[Sentence]:
+    bounds = [0, *(m.end() for m in _SENTENCE_BREAK.finditer(text)), len(text)]
+    # One pass each over the whole text, then each hit is given to its sentence.
+    lowered = Lowered(text.lower())
+    first_hits = [m.start() for m in _FIRST_PERSON.finditer(text, lowered)]
+    cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
+    out: list[Sentence] = []
+    # A real abstract opens with motivation; a one- or two-sentence text (a test, a short
+    # note) starts with its point.
+    opening_is_motivation = len(bounds) > 3
+    for i, (start, end) in enumerate(itertools.pairwise(bounds)):
+        if start >= end:
+            continue
+        first = any(start <= h < end for h in first_hits)
+        cue_at = next((h for h in cue_hits if start <= h < end), None)
+        # The opening sentence of an abstract is motivation unless it speaks of "we".
+        opening = i == 0 and opening_is_motivation
+        background = source == "abstract" and not first and (opening or cue_at is not None)
+        background_from = None
+        if background:
+            background_from = start if opening or cue_at is None else cue_at
+        out.append(Sentence(source, start, end, background, first, background_from))
+    return out
+
+
+def _sentence_at(sentences: list[Sentence], pos: int) -> int:
+    for i, s in enumerate(sentences):
+        if s.start <= pos < s.end:
+            return i
+    return len(sentences) - 1
+
+
+def _count_of(num: str | None, word: str | None) -> tuple[int | None, bool]:
+    if num:
+        return int(num.replace(",", "")), False
+    if word:
+        key = word.lower()
+        return _WORD_COUNTS.get(key), key in _VAGUE
+    return None, False
+
+
+@dataclass
+class _Text:
+    source: Source
+    text: str
+    sentences: list[Sentence]
+    lowered: Lowered = field(default_factory=lambda: Lowered(""))
+
+    def __post_init__(self) -> None:
+        self.lowered = Lowered(self.text.lower())
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.source, start, end, self.text[start:end])
+
+    def background(self, pos: int) -> bool:
+        if not self.sentences:
+            return False
+        start = self.sentences[_sentence_at(self.sentences, pos)].background_from
+        return start is not None and pos >= start
+
+
+def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Mention]:
+    out: list[Mention] = []
+    text = doc.text
+    for alias, match in _entity_matches(m, doc):
+        kind, ref = alias.kind, alias.ref
+        start, end = match.start(), match.end()
+        mention = Mention(kind, ref, doc.span(start, end))
+        window = max(0, start - 48)
+        before = _count_before(text, window, start)
+        if before:
+            count, vague = _count_of(before.group("num"), before.group("word"))
+            if count is not None:
+                mention.count, mention.vague = count, vague
+                start = before.start()
+        after = text[end : end + 48]
+        mention.in_node = bool(_AFTER_NODE.match(after))
+        mention.in_cluster = bool(_AFTER_CLUSTER.match(after))
+        mention.hours = bool(_AFTER_HOURS.match(after))
+        mention.baseline = bool(_AFTER_BASELINE.match(after))
+        mem = _AFTER_MEMORY.match(after)
+        if mem:
+            mention.memory_gb = float(mem.group("mem"))
+        tail = _AFTER_NODE.match(after) or _AFTER_CLUSTER.match(after) or mem
+        quote_end = end + (tail.end() if tail else 0)
+        mention.span = doc.span(start, quote_end)
+        mention.sentence = offset_sentence + _sentence_at(doc.sentences, match.start())
+        mention.background = doc.background(match.start())
+        out.append(mention)
+    return out
+
+
+def _entity_matches(m: Matchers, doc: _Text) -> list[tuple[_Alias, re.Match[str]]]:
+    """Non-overlapping names, longest first where two start together ("H100 PCIe" over
+    "H100", "Ascend 910C" over "Ascend"), systems before devices before architectures."""
+    found: list[tuple[int, int, int, _Alias, re.Match[str]]] = []
+    for alias in m.aliases:
+        for match in alias.gated.finditer(doc.text, doc.lowered):
+            start = match.start()
+            if (
+                start
+                and doc.text[start - 1].isalnum()
+                and not _GLUED.search(doc.text[max(0, start - 6) : start])
+            ):
+                continue  # inside a word: "H200" in "GH200"
+            found.append((start, -(match.end() - start), _KIND_RANK[alias.kind], alias, match))
+    found.sort(key=lambda f: f[:3])
+    out: list[tuple[_Alias, re.Match[str]]] = []
+    last_end = -1
+    for start, _, _, alias, match in found:
+        if start >= last_end:
+            out.append((alias, match))
+            last_end = match.end()
+    return out
+
+
+def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list[CountMention]:
+    out: list[CountMention] = []
+
+    def overlaps(start: int, end: int) -> bool:
+        return any(s.source == doc.source and s.start < end and start < s.end for s in taken)
+
+    for unit_match in _UNIT.finditer(doc.text, doc.lowered):
+        window = max(0, unit_match.start() - 60)
+        before = _count_before(doc.text, window, unit_match.start())
+        if before is None:
+            continue
+        start, end = before.start(), unit_match.end()
+        if overlaps(start, end):
+            continue
+        count, vague = _count_of(before.group("num"), before.group("word"))
+        if count is None:
+            continue
+        unit: Literal["device", "node"] = (
+            "node" if "node" in unit_match.group(0).lower() else "device"
+        )
+        after = doc.text[end : end + 48]
+        out.append(
+            CountMention(
+                count=count,
+                unit=unit,
+                span=doc.span(start, end),
+                vague=vague,
+                background=doc.background(start),
+                baseline=bool(_AFTER_BASELINE.match(after)),
+                sentence=offset_sentence + _sentence_at(doc.sentences, start),
+            )
+        )
+    for match in _PER_MACHINE.finditer(doc.text, doc.lowered):
+        if overlaps(match.start(), match.end()):
+            continue
+        num = int(match.group("num"))
+        per_node = match.group("what").lower() != "scale"
+        out.append(
+            CountMention(
+                count=num if not per_node else 1,
+                unit="device" if not per_node else "node",
+                per_node=num if per_node else None,
+                span=doc.span(match.start(), match.end()),
+                background=doc.background(match.start()),
+                sentence=offset_sentence + _sentence_at(doc.sentences, match.start()),
+            )
+        )
+    return out
+
+
+def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison", "background"]:
+    if doc.source != "abstract":
+        return "own"
+    sentence = doc.sentences[_sentence_at(doc.sentences, start)]
+    before = doc.text[sentence.start : start]
+    cmp_match = None
+    for found in _COMPARISON.finditer(before):
+        cmp_match = found  # the last comparison word before the size
+    if cmp_match is not None and not _EVAL_LINK.search(before[cmp_match.end() :]):
+        return "comparison"
+    if sentence.background:
+        return "background"
+    return "own" if sentence.first_person else "neutral"
+
+
+def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
+    out: list[SizeMention] = []
+    text = doc.text
+    for ident, total, active, pattern in m.models:
+        for match in pattern.finditer(text, doc.lowered):
+            out.append(
+                SizeMention(
+                    text=text[match.start() : match.end()],
+                    total_b=total,
+                    active_b=active,
+                    span=doc.span(match.start(), match.end()),
+                    role=_size_role(doc, match.start()),
+                    model=ident,
+                )
+            )
+
+    def near_known(start: int, end: int) -> SizeMention | None:
+        return next(
+            (s for s in out if s.model and s.span.start - 8 <= end and start <= s.span.end + 8),
+            None,
+        )
+
+    for match in _SIZE.finditer(text):
+        unit = match.group("unit")
+        after = text[match.end() : match.end() + 24]
+        if unit == "M" and not _PARAM_CONTEXT.match(after):
+            continue  # "3.7M" is usually a sequence length, not a parameter count
+        if _DATASET_BEFORE.search(text[max(0, match.start() - 24) : match.start()]):
+            continue
+        value = float(match.group("num")) * _UNIT_B[unit]
+        experts = match.group("experts")
+        upper_bound = False
+        if experts:
+            value *= int(experts)  # NxM experts: an upper bound, attention is shared
+            upper_bound = True
+        known = near_known(match.start(), match.end())
+        if known is not None:
+            if experts or abs(known.total_b - value) <= 0.05 * value:
+                continue  # "Mixtral 8x7B", "GPT-3 175B": the known model already counts
+            out.remove(known)  # "GPT-3 13B": the size written wins over the usual one
+        # "760M active, 8.3B total" is one MoE model: keep the total, note the active.
+        out.append(
+            SizeMention(
+                text=match.group(0),
+                total_b=value,
+                span=doc.span(match.start(), match.end()),
+                role=_size_role(doc, match.start()),
+                experts_upper_bound=upper_bound,
+            )
+        )
+        if after.lstrip().lower().startswith("active"):
+            out[-1].active_b, out[-1].total_b = value, value  # paired below
+    for match in _SIZE_WORDS.finditer(text, doc.lowered):
+        num = match.group("num").lower()
+        value = float(_WORD_NUMBERS.get(num, 0) or num) * _UNIT_B[match.group("unit").lower()]
+        if any(s.span.start <= match.start() < s.span.end for s in out):
+            continue
+        out.append(
+            SizeMention(
+                text=text[match.start() : match.end()],
+                total_b=value,
+                span=doc.span(match.start(), match.end()),
+                role=_size_role(doc, match.start()),
+            )
+        )
+    _pair_active_total(out, text)
+    return out
+
+
+def _pair_active_total(sizes: list[SizeMention], text: str) -> None:
+    """Fold "760M active, 8.3B total" into one MoE size (total 8.3B, active 0.76B)."""
+    for active in [s for s in sizes if s.active_b is not None and s.model is None]:
+        total = next(
+            (
+                s
+                for s in sizes
+                if s is not active
+                and s.span.source == active.span.source
+                and 0 < s.span.start - active.span.end < 24
+                and text[s.span.end : s.span.end + 8].lstrip().lower().startswith("total")
+            ),
+            None,
+        )
+        if total is not None:
+            total.active_b = active.total_b
+            sizes.remove(active)
+        else:
+            active.active_b = None
+
+
+def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]:
+    scores: Counter[str] = Counter()
+    first: dict[str, Span] = {}
+    for mode, pattern in m.modes.items():
+        for doc, weight in ((title, 3), (abstract, 1)):
+            text = doc.text
+            for match in pattern.finditer(text, doc.lowered):
+                if doc.background(match.start()):
+                    continue  # motivation: "LLM training is costly" in a serving paper
+                if mode == "training" and _NOT_TRAINING.search(
+                    text[max(0, match.start() - 30) : match.end() + 6]
+                ):
+                    continue
+                scores[mode] += weight
+                first.setdefault(mode, doc.span(match.start(), match.end()))
+    if not scores:
+        return "unknown", None
+    # Ties go to the more specific wording: fine-tuning, then training.
+    order = {"fine-tuning": 0, "training": 1, "inference": 2}
+    best = max(scores, key=lambda k: (scores[k], -order[k]))
+    return best, first.get(best)
+
+
+def extract(
+    m: Matchers, title: str, abstract: str, curated: tuple[str, ...] | list[str] = ()
+) -> TextFacts:
+    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way."""
+    facts = TextFacts()
+    docs: list[_Text] = [_Text("title", title, _sentences("title", title))]
+    docs.append(_Text("abstract", abstract, _sentences("abstract", abstract)))
+    docs.extend(_Text("curated", note, _sentences("curated", note)) for note in curated)
+    offset = 0
+    for doc in docs:
+        mentions = _entity_mentions(m, doc, offset)
+        facts.mentions.extend(mentions)
+        facts.counts.extend(_generic_counts(doc, [x.span for x in mentions], offset))
+        # Curated notes are read like the abstract ("single 48GB GPU", "uses WGMMA and TMA"),
+        # except for model sizes and the wording of the mode, which belong to the paper.
+        for pattern, scale, strong in m.cues:
+            for match in pattern.finditer(doc.text, doc.lowered):
+                facts.cues.append(
+                    Cue(
+                        scale,
+                        strong,
+                        doc.span(match.start(), match.end()),
+                        doc.background(match.start()),
+                    )
+                )
+        for feature_id, pattern in m.features:
+            for match in pattern.finditer(doc.text, doc.lowered):
+                facts.features.append((feature_id, doc.span(match.start(), match.end())))
+        for vendor, pattern in m.vendors:
+            facts.vendors[vendor] += sum(1 for _ in pattern.finditer(doc.text, doc.lowered))
+        if doc.source != "curated":
+            facts.sizes.extend(_sizes(m, doc))
+        offset += len(doc.sentences)
+    title_doc, abstract_doc = docs[0], docs[1]
+    both = f"{title}\n{abstract}"
+    both_lowered = Lowered(f"{title_doc.lowered.text}\n{abstract_doc.lowered.text}")
+    best: tuple[int, str, float, Span] | None = None
+    for name, nbytes, pattern in m.precision:
+        found = list(pattern.finditer(abstract, abstract_doc.lowered))
+        if found and (best is None or len(found) > best[0]):
+            first = found[0]
+            best = (len(found), name, nbytes, abstract_doc.span(first.start(), first.end()))
+    if best is not None:
+        facts.precision = (best[1], best[2], best[3])
+    facts.mode, facts.mode_span = _mode(m, title_doc, abstract_doc)
+    facts.adapter = _ADAPTER.search(both, both_lowered) is not None
+    zero = _ZERO3.search(abstract, abstract_doc.lowered)
+    if zero:
+        facts.zero3 = abstract_doc.span(zero.start(), zero.end())
+    kernel_hits = sum(1 for _ in _KERNEL_CUES.finditer(both, both_lowered))
+    facts.kernel_paper = (
+        kernel_hits >= 2 or _KERNEL_CUES.search(title, title_doc.lowered) is not None
+    )
+    return facts
