@@ -23,6 +23,13 @@ from digest_tui.paper_urls import paper_page_url
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui.library_service import LibraryService, Selection
+from digest_tui.tui.screens.editors import (
+    ListPickScreen,
+    NoteEdit,
+    NoteScreen,
+    TagEdit,
+    TagScreen,
+)
 from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
@@ -45,6 +52,15 @@ class DigestApp(App[int]):
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
         Binding("p", "toggle_panel", "Panel", show=False),
         Binding("R", "fetch", "Fetch today"),
+        Binding("b", "bookmark", "Bookmark"),
+        Binding("r", "toggle_read", "Read/unread"),
+        Binding("t", "tags", "Tags"),
+        Binding("n", "note", "Note"),
+        Binding("l", "add_to_list", "Add to list", show=False),
+        Binding("x", "remove_from_list", "Remove from list", show=False),
+        Binding("K", "move_in_list(-1)", "Move up in list", show=False),
+        Binding("J", "move_in_list(1)", "Move down in list", show=False),
+        Binding("s", "cycle_sort", "Sort", show=False),
     ]
 
     def __init__(self, ctx: AppContext | None = None) -> None:
@@ -57,6 +73,8 @@ class DigestApp(App[int]):
         self.started_at = time.perf_counter()
         self.first_rows_seconds: float | None = None
         self._cancel_fetch = threading.Event()
+        self.sort: str | None = None
+        self._auto_read_timer: Any = None
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -84,10 +102,14 @@ class DigestApp(App[int]):
 
         self.service.startup(progress)
         tree = self.service.tree_data()
-        rows = self.service.rows(self.selection, self.search_text)
-        self.call_from_thread(self._apply_startup, tree, rows)
+        rows = self.service.rows(self.selection, self.search_text, self.sort)
+        theme = self.service.call(lambda lib: lib.get_meta("theme"))
+        self.call_from_thread(self._apply_startup, tree, rows, theme)
 
-    def _apply_startup(self, tree: Any, rows: list[ListRow]) -> None:
+    def _apply_startup(self, tree: Any, rows: list[ListRow], theme: str | None = None) -> None:
+        if theme and theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.query_one(NavTree).populate(tree)
         self._show_rows(rows)
         self.ready = True
@@ -102,6 +124,14 @@ class DigestApp(App[int]):
         tree = self.service.tree_data()
         self.call_from_thread(self.query_one(NavTree).populate, tree)
 
+    def _remember_theme(self, theme: Any) -> None:
+        name = theme.name
+        self._save_meta("theme", name)
+
+    @work(thread=True, group="meta", exit_on_error=False)
+    def _save_meta(self, key: str, value: str) -> None:
+        self.service.call(lambda lib: lib.set_meta(key, value))
+
     def set_status(self, message: str) -> None:
         status = self.query_one("#status", Static)
         status.update(Text(message))
@@ -109,7 +139,7 @@ class DigestApp(App[int]):
 
     @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
     def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
-        rows = self.service.rows(selection, search)
+        rows = self.service.rows(selection, search, self.sort)
         self.call_from_thread(self._show_rows, rows, keep_id)
 
     def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
@@ -137,8 +167,26 @@ class DigestApp(App[int]):
         panel = self.query_one(PaperPanel)
         panel.health = health
         panel.show_paper(paper)
+        self._schedule_auto_read(paper)
         if paper is not None and paper.get("repos") and self.ctx.settings.repo_health:
             self._refresh_health(paper)
+
+    def _schedule_auto_read(self, paper: dict[str, Any] | None) -> None:
+        """With `auto_read_seconds` set, a paper left open that long is marked read."""
+        if self._auto_read_timer is not None:
+            self._auto_read_timer.stop()
+            self._auto_read_timer = None
+        delay = self.ctx.settings.auto_read_seconds
+        if not delay or paper is None or paper["read"]:
+            return
+        paper_id = paper["id"]
+
+        def mark() -> None:
+            current = self.query_one(PaperPanel).paper
+            if current is not None and current["id"] == paper_id and not current["read"]:
+                self._change_state(lambda state: state.set_read(paper_id, True), "")
+
+        self._auto_read_timer = self.set_timer(delay, mark)
 
     @work(thread=True, exclusive=True, group="health", exit_on_error=False)
     def _refresh_health(self, paper: dict[str, Any]) -> None:
@@ -238,6 +286,148 @@ class DigestApp(App[int]):
         )
         severity = "error" if result.action == "refused" else "information"
         self.call_from_thread(self.notify, printable(result.message), severity=severity)
+
+    # ---- the user's state --------------------------------------------------------------
+
+    def _current_paper(self) -> dict[str, Any] | None:
+        paper = self.query_one(PaperPanel).paper
+        if paper is None:
+            self.notify("No paper selected.", severity="warning")
+        return paper
+
+    @work(thread=True, group="state", exit_on_error=False)
+    def _change_state(self, change: Any, done: str) -> None:
+        """Run one UserState change; it is committed when this returns. A failure is shown,
+        never swallowed, and nothing else is lost (each change is its own transaction)."""
+        import sqlite3
+
+        from digest_tui.store.state import StateError
+
+        try:
+            self.service.call(lambda lib: change(lib.state))
+        except (StateError, sqlite3.Error, OSError) as exc:
+            self.call_from_thread(
+                self.notify, f"Not saved: {printable(str(exc))}", severity="error", timeout=10
+            )
+            return
+        if done:
+            self.call_from_thread(self.notify, done, timeout=3)
+        self.call_from_thread(self._after_state_change)
+
+    def _after_state_change(self) -> None:
+        paper = self.query_one(PaperPanel).paper
+        if paper is not None:
+            self._load_paper(paper["id"])
+        self.refresh_tree()
+        self.refresh_rows()
+
+    def action_bookmark(self) -> None:
+        paper = self._current_paper()
+        if paper is not None:
+            on = not paper["bookmarked"]
+            self._change_state(
+                lambda state: state.bookmark(paper["id"], on),
+                "Bookmarked." if on else "Unbookmarked.",
+            )
+
+    def action_toggle_read(self) -> None:
+        paper = self._current_paper()
+        if paper is not None:
+            on = not paper["read"]
+            self._change_state(lambda state: state.set_read(paper["id"], on), "")
+
+    def action_tags(self) -> None:
+        paper = self._current_paper()
+        if paper is None:
+            return
+        known = self.service.call(lambda lib: lib.state.all_tags())
+
+        def apply(edit: TagEdit | None) -> None:
+            if edit is None:
+                return
+
+            def change(state: Any) -> None:
+                if edit.add:
+                    state.add_tags(paper["id"], edit.add)
+                if edit.remove:
+                    state.remove_tags(paper["id"], edit.remove)
+
+            self._change_state(change, "Tags saved.")
+
+        self.push_screen(TagScreen(paper["title"], paper["tags"], known), apply)
+
+    def action_note(self) -> None:
+        paper = self._current_paper()
+        if paper is None:
+            return
+        note = self.service.call(lambda lib: lib.state.note(paper["id"]))
+        shown = note.text or ""
+        others = [v.text for v in note.versions if v.version != note.version and v.text]
+        versions = [v.version for v in note.versions]
+
+        def apply(edit: NoteEdit | None) -> None:
+            if edit is None:
+                return
+            self._change_state(
+                lambda state: state.set_note(paper["id"], edit.text, replaces=edit.replaces),
+                "Note saved." if edit.text.strip() else "Note deleted.",
+            )
+
+        self.push_screen(NoteScreen(paper["title"], shown, versions, others), apply)
+
+    def action_add_to_list(self) -> None:
+        paper = self._current_paper()
+        if paper is None:
+            return
+        names = [info.name for info in self.service.call(lambda lib: lib.state.lists())]
+
+        def apply(name: str | None) -> None:
+            if name is None:
+                return
+
+            def change(state: Any) -> None:
+                if name.casefold() not in {n.casefold() for n in names}:
+                    state.create_list(name)
+                state.add_to_list(name, [paper["id"]])
+
+            self._change_state(change, f"Added to {printable(name)}.")
+
+        self.push_screen(ListPickScreen(paper["title"], names), apply)
+
+    def action_remove_from_list(self) -> None:
+        paper = self._current_paper()
+        if paper is None:
+            return
+        if self.selection.kind != "list" or self.selection.value is None:
+            self.notify("Open a reading list in the navigation pane first.", severity="warning")
+            return
+        name = self.selection.value
+        self._change_state(
+            lambda state: state.remove_from_list(name, [paper["id"]]),
+            f"Removed from {printable(name)}.",
+        )
+
+    def action_move_in_list(self, step: int) -> None:
+        papers = self.query_one(PaperList)
+        current = papers.current
+        if current is None or self.selection.kind != "list" or self.selection.value is None:
+            return
+        target = papers.cursor + step
+        if not 0 <= target < len(papers.rows):
+            return
+        name = self.selection.value
+        # Place it on the other side of its neighbour.
+        neighbour = papers.rows[target].id
+        where = {"before": neighbour} if step < 0 else {"after": neighbour}
+        self._change_state(lambda state: state.move_in_list(name, current.id, **where), "")
+
+    _SORTS = ("date", "upvotes", "stars", "title")
+
+    def action_cycle_sort(self) -> None:
+        index = self._SORTS.index(self.sort) if self.sort in self._SORTS else -1
+        self.sort = self._SORTS[(index + 1) % len(self._SORTS)]
+        self.notify(f"Sorted by {self.sort}.", timeout=2)
+        self.refresh_rows()
 
     def action_fetch(self) -> None:
         self._fetch()

@@ -58,6 +58,7 @@ class LibraryService:
         self._lock = threading.RLock()
         self._library: Library | None = None
         self._health: Any = None
+        self.new_since: str | None = None
 
     def call(self, fn: Callable[[Library], Any]) -> Any:
         with self._lock:
@@ -80,24 +81,38 @@ class LibraryService:
             report = load_sample_if_empty(library)
             if report is not None and progress is not None:
                 progress(f"Loaded the sample library: {report.new} papers")
+            # "New since last visit" means since the visit before this one, all session long.
+            self.new_since = library.state.begin_visit() or ""
             stale = library.stale_count()
             if stale:
                 if progress is not None:
                     progress(f"Updating topics and code links for {stale} papers…")
                 library.reenrich()
 
-    def rows(self, selection: Selection, search: str = "") -> list[ListRow]:
-        return self.call(lambda lib: lib.list_rows(selection.query(search)))
+    def rows(
+        self, selection: Selection, search: str = "", sort: str | None = None
+    ) -> list[ListRow]:
+        query = selection.query(search)
+        query.sort = sort or query.sort
+        query.new_since = self.new_since
+        return self.call(lambda lib: lib.list_rows(query))
 
     def tree_data(self) -> TreeData:
         def build(lib: Library) -> TreeData:
             taxonomy = lib.enricher.taxonomy if lib.enricher is not None else None
             labels = [(t.id, t.label) for t in taxonomy.topics] if taxonomy else []
-            extra: dict[str, Any] = {}
-            counts_fn = getattr(lib, "tree_counts", None)
-            if counts_fn is not None:
-                extra = counts_fn()
-            return TreeData(lib.count(), lib.topic_counts(), labels, lib.digests(), extra)
+            counts = lib.state.counts()
+            new = lib.conn.execute(
+                "SELECT count(*) FROM papers WHERE added_at >= ?", (self.new_since or "",)
+            ).fetchone()[0]
+            extra: dict[str, Any] = {
+                "new": new,
+                "bookmarks": counts.bookmarked,
+                "unread": counts.unread,
+                "tags": counts.tags,
+                "lists": {info.name: info.count for info in counts.lists},
+            }
+            return TreeData(counts.total, lib.topic_counts(), labels, lib.digests(), extra)
 
         return self.call(build)
 

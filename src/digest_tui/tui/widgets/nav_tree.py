@@ -34,6 +34,11 @@ class NavTree(Tree[Selection]):
     def populate(self, data: TreeData) -> None:
         """Rebuild the tree from fresh counts, keeping the highlighted selection."""
         keep = self.cursor_node.data if self.cursor_node is not None else None
+        # A rebuild is not the user moving: keep the app's selection as it is.
+        with self.prevent(Tree.NodeHighlighted):
+            self._rebuild(data, keep)
+
+    def _rebuild(self, data: TreeData, keep: Selection | None) -> None:
         self.clear()
         root = self.root
         root.add_leaf(_label("All papers", data.total), data=Selection())

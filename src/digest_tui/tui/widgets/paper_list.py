@@ -7,7 +7,7 @@ the same to draw as 100. Titles are untrusted text: they become plain Segments, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from rich.segment import Segment
@@ -22,8 +22,6 @@ from textual.strip import Strip
 
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
-
-MarkFn = Callable[[ListRow], str]
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -62,7 +60,6 @@ class PaperList(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.rows: list[ListRow] = []
-        self.marks: MarkFn | None = None
         self._render_cached = lru_cache(maxsize=512)(self._render_row)
 
     # ---- data ---------------------------------------------------------------------------
@@ -147,12 +144,13 @@ class PaperList(ScrollView, can_focus=True):
         base = self.rich_style
         dim = base + self.get_component_rich_style("paper-list--dim", partial=True)
         code = base + self.get_component_rich_style("paper-list--code", partial=True)
-        marks = self.marks(row) if self.marks is not None else ""
+        # ★ bookmarked, • unread: the two marks a reader scans for.
+        marks = ("★" if row.bookmarked else " ") + (" " if row.read else "•")
         votes = f"{row.upvotes:>4}" if row.upvotes is not None else "   -"
         segments = [
             Segment(" "),
             Segment("⌥ " if row.has_code else "  ", code),
-            Segment(f"{marks:<2}", code),
+            Segment(f"{marks} ", code),
             Segment(f"{(row.published or '          ')[:10]} ", dim),
             Segment(f"{votes}▲ ", dim),
         ]
