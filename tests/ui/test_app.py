@@ -193,3 +193,30 @@ async def test_R_fetches_in_the_background_and_updates_tree_and_list(home, monke
             assert len(rows) > before
             # FlashMoE was already in the sample library: still one paper, now by arXiv id.
             assert [r.id for r in rows if r.title.startswith("FlashMoE")] == ["2506.04667"]
+
+
+async def test_command_palette_offers_every_action(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        for description in (
+            "Bookmark",
+            "Tags",
+            "Note",
+            "Add to list",
+            "Fetch today",
+            "Search",
+            "Open repo",
+            "Open paper",
+            "Sort",
+            "Read/unread",
+            "Help",
+        ):
+            assert description in titles
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        commands["Bookmark"].callback()
+        await settle(pilot)
+        from digest_tui.tui.widgets.paper_panel import PaperPanel as Panel
+
+        assert app.query_one(Panel).paper["bookmarked"] is True

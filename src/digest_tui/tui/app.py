@@ -254,6 +254,27 @@ class DigestApp(App[int]):
             )
         self.push_screen(HelpScreen(sorted(entries, key=lambda e: (e[2] != "everywhere", e[0]))))
 
+    def get_system_commands(self, screen: Any) -> Any:
+        """Every app action in the command palette (ctrl+p), generated from the bindings so
+        the palette and the keys can never disagree."""
+        from functools import partial
+
+        from textual.app import SystemCommand
+
+        yield from super().get_system_commands(screen)
+        seen: set[str] = set()
+        for binding in self.BINDINGS:
+            assert isinstance(binding, Binding)
+            if binding.action in seen or binding.action in ("quit", "focus_next", "focus_previous"):
+                continue
+            seen.add(binding.action)
+            key = binding.key_display or binding.key.split(",")[0]
+            yield SystemCommand(
+                binding.description,
+                f"{binding.description} (key: {key})",
+                partial(self.call_later, self.run_action, binding.action),
+            )
+
     def action_toggle_panel(self) -> None:
         self.query_one(PaperPanel).toggle_class("hidden")
 
