@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from digest_tui import __version__
 
-_COMMAND_MODULES = ("library_cmds", "links_cmds", "fetch_cmds")
+_COMMAND_MODULES = ("library_cmds", "links_cmds", "fetch_cmds", "state_cmds", "export_cmds")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -106,10 +106,12 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
 
 def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.serialize import paper_json
+    from digest_tui.store.fits import fits_problems
 
     library = open_for_command(ctx)
     query = query_from_args(args)
-    for problem in query.parsed.problems:
+    machines = lambda: ctx.settings.machines  # noqa: E731 - read config only for fits:
+    for problem in query.parsed.problems + fits_problems(query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     rows = library.rows(query)
     if args.format == "table":
@@ -126,9 +128,9 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         ]
         write_table(table, ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"])
     elif args.format == "json":
-        write_json([paper_json(library, r) for r in rows])
+        write_json([paper_json(library, r, ctx.settings.machines) for r in rows])
     else:
-        write_jsonl(paper_json(library, r) for r in rows)
+        write_jsonl(paper_json(library, r, ctx.settings.machines) for r in rows)
     return 0
 
 
@@ -136,7 +138,7 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.serialize import paper_json
 
     library = open_for_command(ctx)
-    paper = paper_json(library, resolve_or_fail(library, args.id))
+    paper = paper_json(library, resolve_or_fail(library, args.id), ctx.settings.machines)
     if args.format == "json":
         write_json(paper)
         return 0
@@ -175,11 +177,23 @@ def render_text(paper: dict) -> str:
             f"hardware:  {p(hardware.get('target'))} ({hardware.get('scale')}, "
             f"{hardware.get('confidence')} confidence)"
         )
+        if hardware.get("memory_arithmetic"):
+            lines.append(f"  memory:  {p(hardware['memory_arithmetic'])}")
+        for fit in paper.get("machine_fit", []):
+            mark = {True: "fits", False: "does not fit", None: "unknown"}[fit["fits"]]
+            lines.append(f"  {p(fit['name'])}: {mark}: {p(fit['reason'])}")
     state = [name for name in ("bookmarked", "read") if paper.get(name)]
     if paper["tags"]:
         state.append("tags: " + ", ".join(p(t) for t in paper["tags"]))
     if state:
         lines.append("state:     " + "; ".join(state))
+    if paper.get("lists"):
+        lines.append("lists:     " + ", ".join(p(name) for name in paper["lists"]))
+    if paper.get("note"):
+        lines.append("note:      " + p(paper["note"]).replace("\n", "\n           "))
+    if paper.get("note_conflicts"):
+        lines.append(f"           ({len(paper['note_conflicts'])} conflicting version(s): "
+                     f"digest-tui note {p(paper['id'])} --show)")
     lines.append(f"digests:   {', '.join(paper['digests'])}")
     lines += ["", p(paper["abstract"]) or "(no abstract)"]
     return "\n".join(lines)

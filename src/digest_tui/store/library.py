@@ -13,14 +13,18 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.store.fits import install_fits
+from digest_tui.store.ops import attach_pending
 from digest_tui.store.query import PaperQuery, build_select
 
 if TYPE_CHECKING:
     from digest_tui.enrich.pipeline import Enricher
+    from digest_tui.store.state import UserState
 
 # Columns that come from a source (everything else is bookkeeping or derived).
 _SOURCE_FIELDS = (
@@ -84,6 +88,8 @@ class ListRow:
     has_code: bool
     topics: str
     max_stars: int | None
+    bookmarked: bool = False
+    read: bool = False
 
 
 @dataclass(frozen=True)
@@ -147,6 +153,8 @@ class Library:
     def __init__(self, conn: sqlite3.Connection, enricher: Enricher | None = None) -> None:
         self.conn = conn
         self.enricher = enricher
+        # `fits:` works on any connection; service.open_library installs the user's machines.
+        install_fits(conn)
 
     # ---- import -------------------------------------------------------------------------
 
@@ -215,6 +223,7 @@ class Library:
             )
             rowid = int(cursor.lastrowid or 0)
             self._store_topics(rowid, json.loads(columns["topics"]))
+            attach_pending(conn, rowid)  # user state synced before the paper arrived
             return rowid, "new"
 
         rowid = int(existing["rowid"])
@@ -244,6 +253,8 @@ class Library:
         conn.execute(
             f"UPDATE papers SET {assignments} WHERE rowid = ?", (*changes.values(), rowid)
         )
+        if {"title", "arxiv_id"} & changes.keys():
+            attach_pending(conn, rowid)  # new names may match ops waiting for this paper
         only_bookkeeping = set(changes) <= {"first_seen", "last_seen"}
         return rowid, "unchanged" if only_bookkeeping else "updated"
 
@@ -445,10 +456,12 @@ class Library:
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
         sql, params = build_select(
             query,
-            "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars",
+            "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
+            "coalesce(s.bookmarked, 0), coalesce(s.read, 0)",
+            join_state=True,
         )
         return [
-            ListRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7])
+            ListRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], r[7], bool(r[8]), bool(r[9]))
             for r in self.conn.execute(sql, params)
         ]
 
@@ -491,6 +504,19 @@ class Library:
 
     def count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+    # ---- user state (store/state.py) -------------------------------------------------------
+
+    @cached_property
+    def state(self) -> UserState:
+        """Bookmarks, read marks, tags, notes and reading lists, recorded as ops."""
+        from digest_tui.store.state import UserState
+
+        return UserState(self)
+
+    def user_state(self, rowid: int) -> dict[str, Any]:
+        """{bookmarked, tags, read, note, note_conflicts, lists} of one paper (serialize.py)."""
+        return self.state.user_state(rowid)
 
     def get_meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

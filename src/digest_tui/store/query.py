@@ -48,7 +48,10 @@ class PaperQuery:
         return parse_search(self.search)
 
 
-def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
+def build_select(
+    query: PaperQuery, columns: str, *, join_state: bool = False
+) -> tuple[str, list[Any]]:
+    """`join_state` makes the user's state available as `s` (the list shows its marks)."""
     parsed = query.parsed
     where: list[str] = []
     params: list[Any] = []
@@ -125,6 +128,8 @@ def build_select(query: PaperQuery, columns: str) -> tuple[str, list[Any]]:
     else:
         order = _SORTS.get(sort or "date", _SORTS["date"])
 
+    if join_state:
+        joins += " LEFT JOIN paper_state s ON s.paper_rowid = p.rowid"
     sql = f"SELECT {columns} FROM papers p {joins}"
     if where:
         sql += " WHERE " + " AND ".join(where)

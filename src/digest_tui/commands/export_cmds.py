@@ -1,0 +1,93 @@
+"""`export`: the papers a filter selects, as BibTeX, Markdown, CSL-JSON or JSON.
+
+Takes the same filters as `papers` (so `--search "list:thesis"` exports a reading list in its
+order). `--output FILE` writes atomically: a temporary file renamed into place, so an
+interrupted export never leaves a half-written bibliography behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from digest_tui.commands.common import CommandError, add_format, open_for_command, write_json
+from digest_tui.commands.library_cmds import add_query_arguments, query_from_args
+from digest_tui.config import AppContext
+
+FORMATS = ("bibtex", "markdown", "csl-json", "json")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "export",
+        help="export papers as BibTeX, Markdown, CSL-JSON or JSON",
+        description="Export the papers that the filters select (the same filters as `papers`).",
+    )
+    add_query_arguments(p)
+    add_format(p, FORMATS, "bibtex")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write to FILE, not stdout")
+    p.set_defaults(func=cmd_export)
+
+
+def render(fmt: str, papers: list[dict]) -> str:
+    if fmt == "bibtex":
+        from digest_tui.export.bibtex import to_bibtex
+
+        return to_bibtex(papers)
+    if fmt == "markdown":
+        from digest_tui.export.markdown import to_markdown
+
+        return to_markdown(papers)
+    if fmt == "csl-json":
+        from digest_tui.export.csl_json import to_csl_json
+
+        return json.dumps(to_csl_json(papers), ensure_ascii=False, indent=2) + "\n"
+    buffer = io.StringIO()
+    write_json(papers, buffer)  # byte for byte what `papers --format json` prints
+    return buffer.getvalue()
+
+
+def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.serialize import paper_json
+    from digest_tui.store.fits import fits_problems
+
+    library = open_for_command(ctx)
+    query = query_from_args(args)
+    for problem in query.parsed.problems + fits_problems(
+        query.parsed, lambda: ctx.settings.machines
+    ):
+        print(f"warning: search: {problem}", file=sys.stderr)
+    papers = [paper_json(library, row) for row in library.rows(query)]
+    text = render(args.format, papers)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    _write_atomically(args.output, text)
+    print(f"exported {len(papers)} papers to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    target = path.expanduser()
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        # mkstemp makes the file private; give it the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, target)
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise CommandError(f"{path}: cannot write: {exc.strerror or exc}") from exc

@@ -1,0 +1,129 @@
+"""`fits:MACHINE`: does a paper's suggested hardware fit one of the user's machines?
+
+The answer needs the hardware catalog and the `machines:` of the config, so it cannot be plain
+SQL: `install_fits` registers a SQL function `paper_fits(hardware_json, machine_name)` on a
+connection, which store/query.py uses. Both inputs are loaded lazily, on the first query that
+asks, so opening the library stays cheap.
+
+The fit itself belongs to enrich/hardware.py (`fit_machines(suggestion, machines, catalog)`);
+`_fallback_fits`, a simple rule of memory and device ids, serves only where that cannot be
+used (no catalog given, or hardware JSON stored in an older shape).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from digest_tui.config import Machine
+from digest_tui.search_syntax import ParsedSearch
+
+MachinesSource = Sequence[Machine] | Callable[[], Sequence[Machine]]
+
+
+def install_fits(
+    conn: sqlite3.Connection,
+    machines: MachinesSource = (),
+    catalog: Any | Callable[[], Any] = None,
+) -> None:
+    """Register `paper_fits` on `conn` (again, replacing an earlier registration)."""
+
+    @lru_cache(maxsize=1)
+    def resolved() -> tuple[dict[str, Machine], Any]:
+        found = machines() if callable(machines) else machines
+        data = catalog() if callable(catalog) else catalog
+        return {m.name.casefold(): m for m in found}, data
+
+    @lru_cache(maxsize=65536)
+    def fits(hardware: str | None, name: str | None) -> int:
+        if not hardware or not name:
+            return 0
+        by_name, data = resolved()
+        machine = by_name.get(name.casefold())
+        if machine is None:
+            return 0
+        try:
+            suggestion = json.loads(hardware)
+        except ValueError:
+            return 0
+        return int(machine_fits(suggestion, machine, data))
+
+    conn.create_function("paper_fits", 2, fits, deterministic=True)
+
+
+def fits_problems(parsed: ParsedSearch, machines: MachinesSource) -> list[str]:
+    """Warnings for `fits:` names that match no configured machine (shown beside results).
+
+    `machines` may be a callable: it is called only when the search uses `fits:`.
+    """
+    names = parsed.values("fits") + parsed.values("-fits")
+    if not names:
+        return []
+    found: Iterable[Machine] = machines() if callable(machines) else machines
+    known = {m.name.casefold(): m.name for m in found}
+    problems = []
+    for name in names:
+        if name.casefold() not in known:
+            listed = ", ".join(sorted(known.values())) or "none: add `machines:` to config.yaml"
+            problems.append(f"fits:{name}: no machine of that name (configured: {listed})")
+    return problems
+
+
+def machine_fits(suggestion: dict[str, Any], machine: Machine, catalog: Any) -> bool:
+    """True only when the fit is known to hold (an undecidable fit does not match)."""
+    try:
+        from digest_tui.enrich.hardware import HardwareSuggestion, fit_machines
+    except ImportError:
+        return _fallback_fits(suggestion, machine, catalog)
+    from pydantic import ValidationError
+
+    try:
+        parsed = HardwareSuggestion.model_validate(suggestion)
+    except ValidationError:
+        # Stored by an older enrichment: re-enrichment will refresh it; judge it simply.
+        return _fallback_fits(suggestion, machine, catalog)
+    if catalog is None:
+        return _fallback_fits(suggestion, machine, catalog)
+    return _interpret(fit_machines(parsed, [machine], catalog), machine)
+
+
+def _interpret(result: Any, machine: Machine) -> bool:
+    """Accept the plausible shapes of fit_machines' answer for one machine."""
+    if isinstance(result, bool):
+        return result
+    if isinstance(result, dict):
+        value = result.get(machine.name)
+        return bool(getattr(value, "fits", value))
+    for item in result or ():
+        if isinstance(item, str) and item == machine.name:
+            return True
+        name = getattr(item, "name", None) or getattr(item, "machine", None)
+        name = getattr(name, "name", name)
+        if name == machine.name:
+            return bool(getattr(item, "fits", True))
+    return False
+
+
+def _fallback_fits(suggestion: dict[str, Any], machine: Machine, catalog: Any) -> bool:
+    """A machine fits when it has the memory the estimate asks for (or, with no estimate, one
+    of the suggested devices), and the work is not multi-node."""
+    scale = suggestion.get("scale")
+    if scale in (None, "unknown", "multi-node"):
+        return False
+    suggested = set(suggestion.get("devices") or [])
+    need_gb = suggestion.get("memory_gb")
+    owned = [(d.id, d.count) for d in machine.devices]
+    if need_gb is None:
+        return any(device in suggested for device, _ in owned)
+    memories = []
+    for device, count in owned:
+        entry = catalog.get(device) if catalog is not None else None
+        memory = getattr(entry, "memory_gb", None)
+        if memory:
+            memories.append((float(memory), count))
+    if scale in ("single-device", "edge"):
+        return any(memory >= float(need_gb) for memory, _ in memories)
+    return sum(memory * count for memory, count in memories) >= float(need_gb)
