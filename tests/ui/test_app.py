@@ -220,3 +220,15 @@ async def test_command_palette_offers_every_action(home):
         from digest_tui.tui.widgets.paper_panel import PaperPanel as Panel
 
         assert app.query_one(Panel).paper["bookmarked"] is True
+
+
+async def test_keys_typed_right_after_slash_reach_the_search_box(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        # All in one go, as a batch of keys arrives over SSH; then a literal "/" in the box.
+        await pilot.press("slash", "f", "l", "a", "s", "h", "slash", "x")
+        await settle(pilot)
+        from textual.widgets import Input
+
+        assert app.query_one("#search", Input).value == "flash/x"

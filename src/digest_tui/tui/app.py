@@ -16,7 +16,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Footer, Input, Static, TextArea, Tree
 
 from digest_tui.config import AppContext
 from digest_tui.paper_urls import paper_page_url
@@ -41,9 +41,13 @@ class DigestApp(App[int]):
     TITLE = "digest-tui"
     BINDINGS = [
         Binding("q", "quit", "Quit"),
-        Binding("slash", "search", "Search"),
+        # A priority binding runs before the next key is dispatched, so text typed right
+        # after `/` (a fast typist, or keys batched over SSH) lands in the search box.
+        Binding("slash", "search", "Search", priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("escape", "clear_search", "Clear search", show=False),
+        # Priority too, so a key typed right after Enter goes to the list, not the box.
+        Binding("enter", "leave_search", "Back to the list", show=False, priority=True),
         Binding("tab", "focus_next", "Next pane", show=False),
         Binding("shift+tab", "focus_previous", "Previous pane", show=False),
         Binding("o", "open_repo", "Open repo"),
@@ -221,23 +225,34 @@ class DigestApp(App[int]):
         self.search_text = event.value
         self._load_rows(self.selection, self.search_text, None)
 
-    @on(Input.Submitted, "#search")
-    def _on_search_done(self, event: Input.Submitted) -> None:
-        self.query_one(PaperList).focus()
-
     # ---- actions ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `/` typed into a text field (the search box, a tag or note editor) is text.
+        if action == "search" and isinstance(self.focused, Input | TextArea):
+            return False
+        if action == "leave_search":
+            # Only from the search box; Enter elsewhere (a tree node, an editor) is theirs.
+            return self.focused is not None and self.focused.id == "search"
+        return True
+
+    def action_leave_search(self) -> None:
+        self.screen.set_focus(self.query_one(PaperList))
 
     def action_search(self) -> None:
         search = self.query_one("#search", Input)
         search.add_class("visible")
-        search.focus()
+        # Focus now, not after the next refresh: keys typed right after `/` belong to the box.
+        search.display = True
+        self.screen.set_focus(search)
 
     def action_clear_search(self) -> None:
         search = self.query_one("#search", Input)
         if search.value:
             search.value = ""  # Input.Changed reloads the list
         search.remove_class("visible")
-        self.query_one(PaperList).focus()
+        search.display = False
+        self.screen.set_focus(self.query_one(PaperList))
 
     def action_help(self) -> None:
         entries: list[tuple[str, str, str]] = []
