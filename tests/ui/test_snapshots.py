@@ -16,7 +16,10 @@ SIZE = (140, 40)
 
 
 def make_app() -> DigestApp:
-    return DigestApp(AppContext())
+    ctx = AppContext()
+    # No background repo-health lookups: the picture must not depend on network timing.
+    ctx.paths.config_file.write_text("repo_health: false\n", encoding="utf-8")
+    return DigestApp(ctx)
 
 
 async def _ready(pilot) -> None:
