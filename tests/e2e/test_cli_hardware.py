@@ -40,7 +40,8 @@ def test_no_machines_means_no_fit_field(home, capsys):
 def test_bad_config_is_reported_with_file_and_field(home, capsys):
     (home / "config").mkdir(parents=True, exist_ok=True)
     (home / "config" / "config.yaml").write_text(
-        "machines:\n  - name: x\n    devices: [{id: h100, count: 0}]\n", encoding="utf-8")
+        "machines:\n  - name: x\n    devices: [{id: h100, count: 0}]\n", encoding="utf-8"
+    )
     assert main(["show", "flashmoe"]) == 1
     err = capsys.readouterr().err
     assert "config.yaml" in err and "machines.0.devices.0.count" in err

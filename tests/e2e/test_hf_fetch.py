@@ -145,8 +145,14 @@ def hub(home: Path, monkeypatch: pytest.MonkeyPatch):
     hub.start()
     monkeypatch.setenv("HF_ENDPOINT", hub.url)
     # A proxy from the environment must not intercept loopback traffic.
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-                 "all_proxy"):
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     yield hub
     hub.stop()
@@ -216,7 +222,9 @@ def test_pages_are_read_until_a_short_one(hub, capsys):
     code, out, err = cli(capsys, "fetch", "--date", "2025-06-10")
     assert code == 0, err
     assert [(r.params["p"], r.params["limit"]) for r in hub.requests] == [
-        ("0", "50"), ("1", "50"), ("2", "50")
+        ("0", "50"),
+        ("1", "50"),
+        ("2", "50"),
     ]
     assert "hf-api-2025-06-10" in out.splitlines()
     assert "fetched 1/1 day; 120 papers: 120 new, 0 updated, 0 unchanged" in out
@@ -320,8 +328,9 @@ def test_other_client_errors_are_not_retried(hub, library, home):
         ),
     ],
 )
-def test_an_answer_that_is_not_a_json_list_is_an_error(hub, library, home, name, content_type,
-                                                       expected):
+def test_an_answer_that_is_not_a_json_list_is_an_error(
+    hub, library, home, name, content_type, expected
+):
     body = (FIXTURES / name).read_bytes()
     hub.fail("date=2025-06-05", 0, Canned(200, body, {"Content-Type": content_type}))
     report = run_fetch(library, home, day_spec("2025-06-05"))
@@ -444,15 +453,26 @@ def test_a_week_becomes_day_digests(hub, capsys, library):
     code, out, err = cli(capsys, "fetch", "--week", "2025-W23", "--sort", "trending")
     assert code == 0, err
     assert out.splitlines()[:4] == [
-        "hf-api-2025-06-02", "hf-api-2025-06-04", "hf-api-2025-06-06", "hf-api-2025-W23"
+        "hf-api-2025-06-02",
+        "hf-api-2025-06-04",
+        "hf-api-2025-06-06",
+        "hf-api-2025-W23",
     ]
     assert "2 item(s) have no submittedOnDailyAt within 2025-W23" in err
     assert "fetched 1/1 week; 6 papers: 6 new" in out
-    assert hub.requests[0].params == {"week": "2025-W23", "sort": "trending", "limit": "50",
-                                      "p": "0"}
+    assert hub.requests[0].params == {
+        "week": "2025-W23",
+        "sort": "trending",
+        "limit": "50",
+        "p": "0",
+    }
     counts = {d.id: d.count for d in library.digests()}
-    assert counts == {"hf-api-2025-06-02": 2, "hf-api-2025-06-04": 1, "hf-api-2025-06-06": 1,
-                      "hf-api-2025-W23": 2}
+    assert counts == {
+        "hf-api-2025-06-02": 2,
+        "hf-api-2025-06-04": 1,
+        "hf-api-2025-06-06": 1,
+        "hf-api-2025-W23": 2,
+    }
 
 
 def test_a_month_is_one_query(hub, capsys):
@@ -567,8 +587,7 @@ def test_connection_refused_is_a_clear_error(home, capsys, monkeypatch):
     assert "--offline" in err
 
 
-def test_unreachable_host_is_not_retried_and_fails_fast_for_every_day(home, library,
-                                                                      monkeypatch):
+def test_unreachable_host_is_not_retried_and_fails_fast_for_every_day(home, library, monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{closed_port()}")
     sleeps = Sleeps()
     spec = FetchSpec.build(since="2025-06-01", today=dt.date(2025, 6, 10))

@@ -252,7 +252,10 @@ def test_fetch_spec_from_options():
     assert since.describe() == "2025-06-08..2025-06-10"
     spec = FetchSpec.build(week="2025-W23", sort="trending", today=today)
     assert spec.query(spec.periods[0], 2) == {
-        "week": "2025-W23", "sort": "trending", "limit": 50, "p": 2
+        "week": "2025-W23",
+        "sort": "trending",
+        "limit": 50,
+        "p": 2,
     }
 
 
@@ -287,8 +290,19 @@ def test_cache_ttl_grows_with_the_age_of_the_period():
 
 
 def test_report_summary_is_one_line():
-    report = FetchReport(periods=3, fetched=2, from_cache=1, new=5, updated=1, unchanged=2,
-                         skipped=1, errors=["x"], requests=4, not_modified=1, bytes=2048)
+    report = FetchReport(
+        periods=3,
+        fetched=2,
+        from_cache=1,
+        new=5,
+        updated=1,
+        unchanged=2,
+        skipped=1,
+        errors=["x"],
+        requests=4,
+        not_modified=1,
+        bytes=2048,
+    )
     assert report.summary() == (
         "fetched 2/3 days (1 from cache); 8 papers: 5 new, 1 updated, 2 unchanged; "
         "1 items skipped; 1 failed; 4 requests, 1 not modified, 2.0 kB downloaded"
