@@ -1,0 +1,157 @@
+"""Import throughput: page-text files -> parse -> enrich -> SQLite, through the real code path.
+
+    python bench/bench_import.py --papers 10000 [--profile]
+
+Measures, on a fresh DIGEST_TUI_HOME:
+1. the real path, `service.import_files` on the generated page files (what `digest-tui import`
+   runs): papers/s, and the peak RSS of the process after it;
+2. re-importing the same files (every paper unchanged): papers/s;
+3. the parts alone, per paper: parsing the page text, enrichment (`Enricher.enrich`), and the
+   store (`Library.import_parsed` with the enrichment already computed, so only JSON encoding,
+   SQL and the FTS5 triggers remain); and the store with no enrichment at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import tempfile
+import time
+from pathlib import Path
+
+from _common import peak_rss_mb, table, write_result
+from digest_tui.config import AppContext
+from digest_tui.enrich.pipeline import Enricher, Enrichment
+from digest_tui.models import Paper, ParsedDigest, Repo
+from digest_tui.service import import_files, open_library
+from digest_tui.sources.hf_page import parse_page
+from digest_tui.store.db import connect
+from digest_tui.store.library import Library, content_hash
+from synthetic import DEFAULT_SEED, cached_pages, digest_home
+
+
+class PrecomputedEnricher(Enricher):
+    """Hands back enrichment computed earlier, so timing the store leaves enrichment out."""
+
+    def __init__(self, results: dict[str, Enrichment]) -> None:
+        super().__init__(None)
+        self.results = results
+
+    def enrich(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
+        return self.results[paper.id]
+
+
+def real_path(paths: list[Path], profile: bool) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp, digest_home(Path(tmp)):
+        started = time.perf_counter()
+        library = open_library(AppContext())
+        library.enricher.fingerprint  # noqa: B018 - load taxonomy and catalogs now
+        opened = time.perf_counter()
+        profiler = cProfile.Profile() if profile else None
+        if profiler is not None:
+            profiler.enable()
+        report = import_files(library, paths)
+        if profiler is not None:
+            profiler.disable()
+        imported = time.perf_counter()
+        rss = peak_rss_mb()
+        again = import_files(library, paths)
+        reimported = time.perf_counter()
+        db_bytes = Path(tmp, "data", "library.sqlite3").stat().st_size
+        library.conn.close()
+    if profiler is not None:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(30)
+        print(out.getvalue())
+    papers = report.new
+    assert not report.warnings, report.warnings[:3]
+    assert again.unchanged == papers, (again.new, again.updated, again.unchanged)
+    return {
+        "papers": papers,
+        "open_and_load_data_s": round(opened - started, 3),
+        "import_s": round(imported - opened, 3),
+        "papers_per_s": round(papers / (imported - opened), 1),
+        "reimport_s": round(reimported - imported, 3),
+        "reimport_papers_per_s": round(papers / (reimported - imported), 1),
+        "peak_rss_mb": rss,
+        "db_mb_per_1000_papers": round(db_bytes / 1e6 / papers * 1000, 2),
+    }
+
+
+def parts(paths: list[Path]) -> dict[str, float]:
+    texts = [(p.read_text(encoding="utf-8"), str(p)) for p in paths]
+    started = time.perf_counter()
+    parsed: list[ParsedDigest] = [parse_page(text, origin) for text, origin in texts]
+    parse_s = time.perf_counter() - started
+    papers = [paper for digest in parsed for paper in digest.papers]
+    n = len(papers)
+
+    enricher = Enricher(None)
+    enricher.fingerprint  # noqa: B018 - data loading is not per-paper cost
+    started = time.perf_counter()
+    results = {paper.id: enricher.enrich(paper) for paper in papers}
+    enrich_s = time.perf_counter() - started
+
+    def store(enricher: Enricher | None) -> float:
+        with tempfile.TemporaryDirectory(prefix="bench-store-") as tmp:
+            library = Library(connect(Path(tmp) / "library.sqlite3"), enricher)
+            if enricher is not None:
+                enricher.fingerprint  # noqa: B018
+            begun = time.perf_counter()
+            for digest, (text, _origin) in zip(parsed, texts, strict=True):
+                library.import_parsed(digest, content_hash(text))
+            elapsed = time.perf_counter() - begun
+            library.conn.close()
+        return elapsed
+
+    store_s = store(PrecomputedEnricher(results))
+    bare_store_s = store(None)
+    per = 1e6 / n
+    return {
+        "papers": n,
+        "parse_us_per_paper": round(parse_s * per, 1),
+        "enrich_us_per_paper": round(enrich_s * per, 1),
+        "store_us_per_paper": round(store_s * per, 1),
+        "store_without_enrichment_us_per_paper": round(bare_store_s * per, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--profile", action="store_true", help="cProfile the real-path import")
+    args = parser.parse_args()
+
+    paths = cached_pages(args.papers, args.seed)
+    print(f"{args.papers} papers in {len(paths)} page files\n")
+    real = real_path(paths, args.profile)
+    split = parts(paths)
+    total_us = 1e6 / real["papers_per_s"]
+    rows = [
+        ["real path: import_files (parse+enrich+store)", f"{total_us:.0f}",
+         f"{real['papers_per_s']:.0f}"],
+        ["  parse page text", split["parse_us_per_paper"],
+         f"{1e6 / split['parse_us_per_paper']:.0f}"],
+        ["  enrich (Enricher.enrich)", split["enrich_us_per_paper"],
+         f"{1e6 / split['enrich_us_per_paper']:.0f}"],
+        ["  store (import_parsed, enrichment precomputed)", split["store_us_per_paper"],
+         f"{1e6 / split['store_us_per_paper']:.0f}"],
+        ["  store with no enricher at all", split["store_without_enrichment_us_per_paper"],
+         f"{1e6 / split['store_without_enrichment_us_per_paper']:.0f}"],
+        ["re-import, all unchanged", f"{1e6 / real['reimport_papers_per_s']:.0f}",
+         f"{real['reimport_papers_per_s']:.0f}"],
+    ]
+    print(table(rows, ["stage", "us/paper", "papers/s"]))
+    print(f"\nopen library + load taxonomy/catalogs: {real['open_and_load_data_s']} s")
+    print(f"peak RSS after the real-path import: {real['peak_rss_mb']} MB")
+    print(f"database size: {real['db_mb_per_1000_papers']} MB per 1,000 papers")
+    path = write_result(f"import-{args.papers}", {"real_path": real, "parts": split})
+    print(f"\nwritten {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,187 @@
+"""Keystroke to updated list, in the real app under Textual's Pilot, with 100,000 papers.
+
+    python bench/bench_keystroke.py --papers 100000 [--rounds 3]
+
+The app runs headless (`run_test`) on a DIGEST_TUI_HOME with the synthetic library. After `/`
+opens the search box, queries are typed one character at a time. Per keystroke it measures the
+time from `pilot.press(char)` until
+- rows: `PaperList.set_rows` has been given the rows *for the text typed so far* (results of an
+  older query that arrive late do not count), and
+- painted: the frame showing them has been composed (a `call_after_refresh` callback).
+The next key is pressed only once the previous one's rows are painted ("one key at a time").
+
+A second measure types each query in one burst (all keys, no waiting) and times until the rows
+for the whole query are painted: with thread workers, the queries for the intermediate prefixes
+may still be running when the last key lands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import current_rss_mb, summary_ms, table, write_result
+from digest_tui.config import AppContext
+from digest_tui.store.library import ListRow
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.library_service import Selection
+from digest_tui.tui.widgets.paper_list import PaperList
+from synthetic import DEFAULT_SEED, build_library, digest_home
+
+QUERIES = ["flash attention", "expert routing", "kv cache", "pipeline"]
+SIZE = (160, 48)
+TIMEOUT_S = 60.0
+
+
+class Recorder:
+    """Tags each result list with the search that produced it and notes when it is shown."""
+
+    def __init__(self, app: DigestApp) -> None:
+        self.app = app
+        self.by_list: dict[int, str] = {}
+        self.shown: dict[str, float] = {}
+        self.painted: dict[str, float] = {}
+        self.row_counts: dict[str, int] = {}
+        self.error: BaseException | None = None
+        service_rows = app.service.rows
+        show_rows = app._show_rows
+
+        def rows(selection: Selection, search: str = "", *rest: Any, **kw: Any) -> list[ListRow]:
+            try:
+                result = service_rows(selection, search, *rest, **kw)
+            except BaseException as exc:  # a worker's error is otherwise silent
+                self.error = exc
+                raise
+            self.by_list[id(result)] = search
+            return result
+
+        def shown(rows: list[ListRow], keep_id: str | None = None) -> None:
+            show_rows(rows, keep_id)
+            search = self.by_list.pop(id(rows), None)
+            if search is None:
+                return
+            self.shown[search] = time.perf_counter()
+            self.row_counts[search] = len(rows)
+            app.call_after_refresh(self._painted, search)
+
+        # Instance attributes shadow the methods: the workers look them up at call time.
+        app.service.rows = rows  # type: ignore[method-assign]
+        app._show_rows = shown  # type: ignore[method-assign]
+
+    def _painted(self, search: str) -> None:
+        self.painted.setdefault(search, time.perf_counter())
+
+    def forget(self, search: str) -> None:
+        self.shown.pop(search, None)
+        self.painted.pop(search, None)
+
+    async def wait_painted(self, search: str) -> float:
+        deadline = time.perf_counter() + TIMEOUT_S
+        while search not in self.painted:
+            if self.error is not None:
+                raise RuntimeError(f"loading rows for {search!r} failed") from self.error
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"rows for {search!r} never painted")
+            await asyncio.sleep(0.0005)
+        return self.painted[search]
+
+
+async def run(papers: int, rounds: int) -> dict[str, Any]:
+    per_key_rows: list[float] = []
+    per_key_painted: list[float] = []
+    per_length: dict[int, list[float]] = {}
+    burst: list[float] = []
+    clear: list[float] = []
+    counts: dict[str, int] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-keys-") as tmp:
+        home = build_library(Path(tmp), papers, DEFAULT_SEED)
+        with digest_home(home):
+            app = DigestApp(AppContext())
+            launched = time.perf_counter()
+            async with app.run_test(size=SIZE) as pilot:
+                while not app.ready:
+                    await asyncio.sleep(0.01)
+                ready_s = time.perf_counter() - launched
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                recorder = Recorder(app)
+                paper_list = app.query_one(PaperList)
+                for _ in range(rounds):
+                    for query in QUERIES:
+                        await pilot.press("slash")
+                        for length in range(1, len(query) + 1):
+                            typed = query[:length]
+                            recorder.forget(typed)
+                            started = time.perf_counter()
+                            await pilot.press(typed[-1] if typed[-1] != " " else "space")
+                            painted = await recorder.wait_painted(typed)
+                            per_key_rows.append(recorder.shown[typed] - started)
+                            per_key_painted.append(painted - started)
+                            per_length.setdefault(length, []).append(painted - started)
+                            counts[typed] = recorder.row_counts[typed]
+                            assert len(paper_list.rows) == counts[typed]
+                        # Escape clears the search: the full list comes back.
+                        recorder.forget("")
+                        started = time.perf_counter()
+                        await pilot.press("escape")
+                        clear.append(await recorder.wait_painted("") - started)
+                    for query in QUERIES:
+                        await pilot.press("slash")
+                        recorder.forget(query)
+                        keys = ["space" if c == " " else c for c in query]
+                        started = time.perf_counter()
+                        await pilot.press(*keys)
+                        burst.append(await recorder.wait_painted(query) - started)
+                        await pilot.press("escape")
+                        await recorder.wait_painted("")
+                        recorder.forget("")
+                rss = current_rss_mb()
+                await app.workers.wait_for_complete()
+    return {
+        "papers": papers,
+        "rounds": rounds,
+        "app_ready_s": round(ready_s, 2),
+        "per_key_rows": summary_ms(per_key_rows),
+        "per_key_painted": summary_ms(per_key_painted),
+        "per_length_painted_p50_ms": {
+            length: summary_ms(values)["p50_ms"] for length, values in sorted(per_length.items())
+        },
+        "burst_typed_query_painted": summary_ms(burst),
+        "escape_to_full_list_painted": summary_ms(clear),
+        "rows_per_prefix": counts,
+        "rss_mb": rss,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=3, help="times each query is typed")
+    args = parser.parse_args()
+    result = asyncio.run(run(args.papers, args.rounds))
+    rows = []
+    for label, key in (
+        ("keystroke -> rows set", "per_key_rows"),
+        ("keystroke -> rows painted", "per_key_painted"),
+        ("whole query typed in a burst -> painted", "burst_typed_query_painted"),
+        ("escape (clear) -> full list painted", "escape_to_full_list_painted"),
+    ):
+        stats = result[key]
+        rows.append([label, stats["n"], stats["p50_ms"], stats["p95_ms"], stats["max_ms"]])
+    print(f"\n{args.papers} papers, queries {QUERIES}, {args.rounds} rounds (ms)\n")
+    print(table(rows, ["measure", "n", "p50", "p95", "max"]))
+    print("\np50 keystroke -> painted by length of the text typed:")
+    print("  " + ", ".join(f"{k}: {v}" for k, v in result["per_length_painted_p50_ms"].items()))
+    print(f"RSS with the app running: {result['rss_mb']} MB")
+    print(f"app ready (start-up worker done) after {result['app_ready_s']} s")
+    path = write_result(f"keystroke-{args.papers}", result)
+    print(f"\nwritten {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
