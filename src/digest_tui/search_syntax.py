@@ -112,7 +112,9 @@ def fts_query(parsed: ParsedSearch) -> str | None:
     Every token is quoted, so no user input is ever interpreted as FTS5 syntax; the last bare
     word and every word of two letters or more match as prefixes for search-as-you-type.
     """
-    parts = [f'"{_escape(term)}"*' for term in parsed.terms]
+    # A single letter as a prefix matches nearly every paper (and FTS5's prefix index starts
+    # at two letters, so it walks every term): wait for the second letter instead.
+    parts = [f'"{_escape(term)}"*' for term in parsed.terms if len(term) > 1]
     parts += [f'"{_escape(phrase)}"' for phrase in parsed.phrases]
     if not parts:
         return None
