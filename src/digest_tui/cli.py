@@ -13,7 +13,14 @@ from collections.abc import Sequence
 
 from digest_tui import __version__
 
-_COMMAND_MODULES = ("library_cmds", "links_cmds", "fetch_cmds", "state_cmds", "export_cmds")
+_COMMAND_MODULES = (
+    "library_cmds",
+    "links_cmds",
+    "fetch_cmds",
+    "state_cmds",
+    "export_cmds",
+    "sync_cmds",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

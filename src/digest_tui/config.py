@@ -77,6 +77,10 @@ class Settings(BaseModel):
     repo_health: bool = True
     # Fetch this many latest days from the Hugging Face API when the app starts (0: off).
     fetch_on_start_days: int = Field(default=0, ge=0, le=31)
+    # Sync reading state with the remote set by `digest-tui sync init` when the app starts
+    # and when it quits (docs/sync.md). The remote itself is kept in the library, not here.
+    sync_on_start: bool = False
+    sync_on_quit: bool = False
 
 
 def load_settings(paths: Paths) -> Settings:

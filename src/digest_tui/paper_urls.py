@@ -12,6 +12,4 @@ def paper_page_url(paper: dict[str, Any]) -> str:
         return f"https://arxiv.org/abs/{paper['arxiv_id']}"
     if paper.get("project_page"):
         return str(paper["project_page"])
-    return "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(
-        paper.get("title", "")
-    )
+    return "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(paper.get("title", ""))

@@ -192,8 +192,10 @@ def render_text(paper: dict) -> str:
     if paper.get("note"):
         lines.append("note:      " + p(paper["note"]).replace("\n", "\n           "))
     if paper.get("note_conflicts"):
-        lines.append(f"           ({len(paper['note_conflicts'])} conflicting version(s): "
-                     f"digest-tui note {p(paper['id'])} --show)")
+        lines.append(
+            f"           ({len(paper['note_conflicts'])} conflicting version(s): "
+            f"digest-tui note {p(paper['id'])} --show)"
+        )
     lines.append(f"digests:   {', '.join(paper['digests'])}")
     lines += ["", p(paper["abstract"]) or "(no abstract)"]
     return "\n".join(lines)

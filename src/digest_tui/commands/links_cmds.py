@@ -104,9 +104,7 @@ def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:
             count = library.add_extra_repos(int(paper["rowid"]), repos)
             added += count
             touched += bool(count)
-    print(
-        f"read {found.records} links from {args.path}: {added} repos added to {touched} papers"
-    )
+    print(f"read {found.records} links from {args.path}: {added} repos added to {touched} papers")
     return 0
 
 

@@ -90,9 +90,7 @@ class Period:
         return f"{SOURCE}-{self.label}"
 
     def days(self) -> list[dt.date]:
-        return [
-            self.start + dt.timedelta(days=n) for n in range((self.end - self.start).days + 1)
-        ]
+        return [self.start + dt.timedelta(days=n) for n in range((self.end - self.start).days + 1)]
 
 
 def parse_date(text: str) -> dt.date:

@@ -59,8 +59,9 @@ def resolve_endpoint(base_url: str | None = None) -> str:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         source = "base URL" if base_url else ENDPOINT_ENV
-        raise ValueError(f"{source}: expected an http(s) URL such as {DEFAULT_ENDPOINT}, "
-                         f"got {value!r}")
+        raise ValueError(
+            f"{source}: expected an http(s) URL such as {DEFAULT_ENDPOINT}, got {value!r}"
+        )
     return value
 
 
@@ -178,8 +179,13 @@ class HfClient:
             if cached is not None:
                 self._count("cached" if self.offline else "fallback")
                 note = "" if self.offline else f"{self.unreachable}; used the cached copy"
-                return Page(url, cached[1], "cache" if self.offline else "fallback",
-                            cached[0].fetched_at, note)
+                return Page(
+                    url,
+                    cached[1],
+                    "cache" if self.offline else "fallback",
+                    cached[0].fetched_at,
+                    note,
+                )
             reason = "offline" if self.offline else self.unreachable
             raise FetchError(f"{label}: {reason}, and no cached copy")
         if cached is not None and not refresh and self._now() - cached[0].fetched_at < ttl:
@@ -191,8 +197,9 @@ class HfClient:
             if cached is None or isinstance(exc, Cancelled):
                 raise
             self._count("fallback")
-            return Page(url, cached[1], "fallback", cached[0].fetched_at,
-                        f"{exc}; used the cached copy")
+            return Page(
+                url, cached[1], "fallback", cached[0].fetched_at, f"{exc}; used the cached copy"
+            )
 
     def _cached(self, url: str) -> tuple[CachedResponse, list[Any]] | None:
         if self.cache is None:
@@ -218,8 +225,9 @@ class HfClient:
         now = self._now()
         if status == 304:
             if cached is None:
-                raise FetchError(f"{label}: 304 Not Modified for a request that was not "
-                                 "conditional")
+                raise FetchError(
+                    f"{label}: 304 Not Modified for a request that was not conditional"
+                )
             self._count("not_modified")
             entry = cached[0]
             self._store(CachedResponse(url, entry.body, now, entry.etag, entry.last_modified))
@@ -227,8 +235,11 @@ class HfClient:
         items = _decode_list(body, label, response_headers.get("content-type", ""))
         self._count("downloaded")
         text = body.decode("utf-8", errors="replace")
-        self._store(CachedResponse(url, text, now, response_headers.get("etag"),
-                                   response_headers.get("last-modified")))
+        self._store(
+            CachedResponse(
+                url, text, now, response_headers.get("etag"), response_headers.get("last-modified")
+            )
+        )
         return Page(url, items, "network", now)
 
     def _store(self, entry: CachedResponse) -> None:

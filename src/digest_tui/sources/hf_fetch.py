@@ -85,8 +85,11 @@ class FetchSpec:
         Raises ValueError with a message naming the option and the problem.
         """
         today = today or utc_today()
-        given = [(n, v) for n, v in (("date", date), ("week", week), ("month", month),
-                                     ("since", since)) if v is not None]
+        given = [
+            (n, v)
+            for n, v in (("date", date), ("week", week), ("month", month), ("since", since))
+            if v is not None
+        ]
         if len(given) > 1:
             raise ValueError("give at most one of --date, --week, --month, --since")
         if sort is not None and sort not in SORTS:
@@ -109,8 +112,7 @@ class FetchSpec:
                 span = (today - start).days + 1
                 if span > MAX_SINCE_DAYS:
                     raise ValueError(
-                        f"{span} days is more than {MAX_SINCE_DAYS}; use --month for older "
-                        "periods"
+                        f"{span} days is more than {MAX_SINCE_DAYS}; use --month for older periods"
                     )
                 periods = tuple(Period.day(start + dt.timedelta(days=n)) for n in range(span))
         except ValueError as exc:
@@ -199,9 +201,7 @@ class _Fetched:
     error: str | None = None
 
 
-def _fetch_period(
-    client: HfClient, spec: FetchSpec, period: Period, today: dt.date
-) -> _Fetched:
+def _fetch_period(client: HfClient, spec: FetchSpec, period: Period, today: dt.date) -> _Fetched:
     """All pages of one query: page after page until a short (or empty) one."""
     pages: list[Page] = []
     warnings: list[ImportWarning] = []
@@ -272,11 +272,15 @@ def fetch_days(
         progress(0, total, "")
     cancel = cancel or threading.Event()
     with HfClient(
-        base_url, cache=cache, offline=offline, transport=transport, sleep=sleep, now=now,
+        base_url,
+        cache=cache,
+        offline=offline,
+        transport=transport,
+        sleep=sleep,
+        now=now,
         cancel=cancel,
     ) as client:
-        pool = ThreadPoolExecutor(max_workers=max(1, max_workers),
-                                  thread_name_prefix="hf-fetch")
+        pool = ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="hf-fetch")
         try:
             futures: list[tuple[Period, Future[_Fetched]]] = [
                 (period, pool.submit(_fetch_period, client, spec, period, today))
@@ -302,9 +306,7 @@ def fetch_days(
     report.bytes = stats.bytes
     if unreachable and stats.fallback:
         # One line instead of one per page: the cause is the same for all of them.
-        report.warnings = [
-            w for w in report.warnings if not w.message.startswith(unreachable)
-        ]
+        report.warnings = [w for w in report.warnings if not w.message.startswith(unreachable)]
         report.warnings.append(
             ImportWarning(
                 origin=client.base_url,

@@ -17,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static, TextArea, Tree
+from textual.worker import get_current_worker
 
 from digest_tui.config import AppContext
 from digest_tui.paper_urls import paper_page_url
@@ -34,6 +35,8 @@ from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
+
+SEARCH_DEBOUNCE_SECONDS = 0.08
 
 
 class DigestApp(App[int]):
@@ -56,6 +59,7 @@ class DigestApp(App[int]):
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
         Binding("p", "toggle_panel", "Panel", show=False),
         Binding("R", "fetch", "Fetch today"),
+        Binding("S", "sync", "Sync"),
         Binding("b", "bookmark", "Bookmark"),
         Binding("r", "toggle_read", "Read/unread"),
         Binding("t", "tags", "Tags"),
@@ -79,6 +83,7 @@ class DigestApp(App[int]):
         self._cancel_fetch = threading.Event()
         self.sort: str | None = None
         self._auto_read_timer: Any = None
+        self._search_timer: Any = None
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -117,6 +122,8 @@ class DigestApp(App[int]):
         self.query_one(NavTree).populate(tree)
         self._show_rows(rows)
         self.ready = True
+        if self.ctx.settings.sync_on_start:
+            self._sync(quiet_if_unconfigured=True)
         days = self.ctx.settings.fetch_on_start_days
         if days:
             import datetime as dt
@@ -143,8 +150,10 @@ class DigestApp(App[int]):
 
     @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
     def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
+        worker = get_current_worker()
         rows = self.service.rows(selection, search, self.sort)
-        self.call_from_thread(self._show_rows, rows, keep_id)
+        if not worker.is_cancelled:  # a newer query replaced this one: drop stale rows
+            self.call_from_thread(self._show_rows, rows, keep_id)
 
     def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
         if self.first_rows_seconds is None:
@@ -222,8 +231,15 @@ class DigestApp(App[int]):
 
     @on(Input.Changed, "#search")
     def _on_search(self, event: Input.Changed) -> None:
+        # Search once typing pauses, not for every intermediate prefix: each query at 100,000
+        # papers costs tens of ms and they would queue behind each other.
         self.search_text = event.value
-        self._load_rows(self.selection, self.search_text, None)
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        self._search_timer = self.set_timer(
+            SEARCH_DEBOUNCE_SECONDS,
+            lambda: self._load_rows(self.selection, self.search_text, None),
+        )
 
     # ---- actions ------------------------------------------------------------------------
 
@@ -498,6 +514,63 @@ class DigestApp(App[int]):
         self.call_from_thread(self.notify, message, severity=severity, timeout=8)
         self.call_from_thread(self.refresh_tree)
         self.call_from_thread(self.refresh_rows)
+
+    def action_sync(self) -> None:
+        self._sync()
+
+    @work(thread=True, exclusive=True, group="sync", exit_on_error=False)
+    def _sync(self, quiet_if_unconfigured: bool = False) -> None:
+        """Exchange reading state with the remote on a connection of its own. A failure is
+        reported and changes nothing locally: every local edit stays committed here."""
+        from digest_tui.sync.engine import SyncEngine, SyncError, configured_remote
+
+        def progress(message: str) -> None:
+            self.call_from_thread(self.set_status, f"Sync: {printable(message)}")
+
+        self.call_from_thread(self.set_status, "Sync: starting…")
+        try:
+            with SyncEngine.open(self.ctx, progress=progress, cancel=self._cancel_fetch) as engine:
+                if configured_remote(engine.conn) is None:
+                    if not quiet_if_unconfigured:
+                        self.call_from_thread(
+                            self.notify,
+                            "No sync remote yet: run `digest-tui sync init FOLDER-OR-URL`.",
+                            severity="warning",
+                        )
+                    return
+                report = engine.sync()
+        except (SyncError, OSError) as exc:
+            self.call_from_thread(
+                self.notify, f"Sync failed: {printable(str(exc))}", severity="error", timeout=10
+            )
+            return
+        finally:
+            self.call_from_thread(self.set_status, "")
+        summary = "; ".join(printable(line) for line in report.lines()[:3]) or "nothing to do"
+        self.call_from_thread(self.notify, f"Synced: {summary}", timeout=6)
+        if report.changed:
+            self.call_from_thread(self._after_state_change)
+
+    def _sync_on_quit(self) -> None:
+        """Blocking, bounded: the user asked for it in config, and edits must leave with them."""
+        from digest_tui.sync.engine import SyncEngine, SyncError, configured_remote
+
+        try:
+            # Bounded: a WebDAV server that is down must not hold quitting for long.
+            options = {"timeout": 5, "max_attempts": 2}
+            with SyncEngine.open(self.ctx, remote_options=options) as engine:
+                if configured_remote(engine.conn) is not None:
+                    engine.sync()
+        except (SyncError, OSError):
+            pass  # never block quitting; the next sync sends what is left
+
+    async def action_quit(self) -> None:
+        if self.ctx.settings.sync_on_quit:
+            self.notify("Syncing before quitting…", timeout=2)
+            import asyncio
+
+            await asyncio.to_thread(self._sync_on_quit)
+        self.exit()
 
     def on_unmount(self) -> None:
         self._cancel_fetch.set()
