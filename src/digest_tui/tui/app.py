@@ -226,8 +226,13 @@ class DigestApp(App[int]):
 
     @on(PaperList.Highlighted)
     def _on_paper(self, event: PaperList.Highlighted) -> None:
-        if event.row is not None:
-            self._load_paper(event.row.id)
+        if event.row is None:
+            return
+        shown = self.query_one(PaperPanel).paper
+        # A new search often keeps the same paper on top: no need to reload and redraw it.
+        if shown is not None and shown["id"] == event.row.id:
+            return
+        self._load_paper(event.row.id)
 
     @on(Input.Changed, "#search")
     def _on_search(self, event: Input.Changed) -> None:
@@ -512,8 +517,8 @@ class DigestApp(App[int]):
         if report.errors:
             message += "\n" + "\n".join(printable(e) for e in report.errors[:3])
         self.call_from_thread(self.notify, message, severity=severity, timeout=8)
-        self.call_from_thread(self.refresh_tree)
-        self.call_from_thread(self.refresh_rows)
+        # Tree counts, the list and the shown paper (its upvotes or repos may have changed).
+        self.call_from_thread(self._after_state_change)
 
     def action_sync(self) -> None:
         self._sync()
