@@ -232,3 +232,16 @@ async def test_keys_typed_right_after_slash_reach_the_search_box(home):
         from textual.widgets import Input
 
         assert app.query_one("#search", Input).value == "flash/x"
+
+
+async def test_the_chosen_theme_is_remembered(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert app.theme != "nord"
+        app.theme = "nord"
+        await settle(pilot)
+    again = DigestApp(AppContext())
+    async with again.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert again.theme == "nord"
