@@ -72,7 +72,6 @@ class Settings(BaseModel):
     theme: str | None = None
     auto_read_seconds: float | None = Field(default=None, ge=0)
     machines: list[Machine] = Field(default_factory=list)
-    year: int | None = None
     # Fetch stars, licence and last push of a paper's GitHub repos when it is shown.
     repo_health: bool = True
     # Fetch this many latest days from the Hugging Face API when the app starts (0: off).

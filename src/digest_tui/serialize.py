@@ -19,7 +19,7 @@ def paper_json(
     library: Library, row: sqlite3.Row, machines: Sequence[Machine] = ()
 ) -> dict[str, Any]:
     """The contract object; with `machines` (config `machines:`), also whether each fits."""
-    state = library_state(library, int(row["rowid"]))
+    state = library.user_state(int(row["rowid"]))
     paper = {
         "id": row["id"],
         "title": row["title"],
@@ -70,11 +70,3 @@ def machine_fit(
             {"name": m.name, "fits": None, "reason": "hardware data is outdated"} for m in machines
         ]
     return [fit.model_dump() for fit in fit_machines(suggestion, machines, catalog)]
-
-
-def library_state(library: Library, rowid: int) -> dict[str, Any]:
-    """The user's state for a paper (bookmark, tags, read, note)."""
-    state_reader = getattr(library, "user_state", None)
-    if state_reader is None:
-        return {"bookmarked": False, "tags": [], "read": False, "note": None}
-    return state_reader(rowid)

@@ -10,25 +10,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from digest_tui.config import AppContext
+from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.models import ImportWarning
 from digest_tui.sources.hf_page import PageFormatError, parse_page
 from digest_tui.store.db import connect
 from digest_tui.store.fits import install_fits
 from digest_tui.store.library import ImportReport, Library, content_hash
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-
-
-def sample_digest_paths() -> list[Path]:
-    """The bundled sample digests: inside the installed package, or in a source checkout."""
-    checkout = PACKAGE_DIR.parents[1] / "fixtures" / "digests"
-    for candidate in (PACKAGE_DIR / "sample_digests", checkout):
-        if candidate.is_dir():
-            found = sorted(candidate.glob("*.txt"))
-            if found:
-                return found
-    return []
 
 
 def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:

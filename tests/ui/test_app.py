@@ -13,17 +13,7 @@ from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel, render_paper
-from tests.ui.conftest import settle
-
-
-def find_node(tree: NavTree, kind: str, value: str | None):
-    stack = list(tree.root.children)
-    while stack:
-        node = stack.pop(0)
-        if node.data is not None and node.data.kind == kind and node.data.value == value:
-            return node
-        stack.extend(node.children)
-    raise AssertionError(f"no tree node {kind}:{value}")
+from tests.ui.conftest import find_node, settle
 
 
 async def test_launch_shows_sample_library_in_three_panes(home):

@@ -10,19 +10,7 @@ from digest_tui.tui.screens.editors import NoteScreen, TagScreen, parse_tag_inpu
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.ui.conftest import settle
-from tests.ui.test_app import find_node
-
-
-def labels(tree: NavTree) -> dict[str, str]:
-    out = {}
-    stack = list(tree.root.children)
-    while stack:
-        node = stack.pop(0)
-        text = str(node.label)
-        out[text.rsplit(" ", 1)[0]] = text
-        stack.extend(node.children)
-    return out
+from tests.ui.conftest import find_node, labels, settle
 
 
 async def test_bookmark_and_read_update_panel_marks_and_tree_counts(home):

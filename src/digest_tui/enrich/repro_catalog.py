@@ -38,10 +38,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from digest_tui.data_files import packaged_repro_dir, repro_dirs
 from digest_tui.ids import normalize_arxiv_id, normalize_title
 from digest_tui.models import Repo
-
-CATALOG_DIRNAME = "repro_links"
 
 CatalogKind = Literal["official", "community", "framework"]
 CatalogTopic = Literal["kernels", "moe", "serving", "training-parallelism", "other"]
@@ -166,29 +165,13 @@ class ReproCatalog:
 
 
 def packaged_dir() -> Path | None:
-    """The catalog shipped with the app.
-
-    An installed wheel has it inside the package (pyproject force-includes `repro_links/` as
-    `digest_tui/repro_links`); a source checkout has it at the repository root.
-    """
-    package_root = Path(__file__).resolve().parent.parent
-    for candidate in (package_root / CATALOG_DIRNAME, package_root.parent.parent / CATALOG_DIRNAME):
-        if candidate.is_dir():
-            return candidate
-    return None
+    """The catalog shipped with the app (inside the wheel, or at a checkout's root)."""
+    return packaged_repro_dir()
 
 
 def catalog_dirs(config_dir: Path | None) -> list[Path]:
     """Directories to load, lowest precedence first: the packaged catalog, then the user's."""
-    dirs: list[Path] = []
-    shipped = packaged_dir()
-    if shipped is not None:
-        dirs.append(shipped)
-    if config_dir is not None:
-        user = Path(config_dir) / CATALOG_DIRNAME
-        if user.is_dir():
-            dirs.append(user)
-    return dirs
+    return repro_dirs(config_dir)
 
 
 # --- loading and checking -------------------------------------------------------------------

@@ -4,17 +4,15 @@ authors and code, chosen the same way for BibTeX, CSL-JSON and Markdown."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
+from digest_tui.textsafe import strip_control
 from digest_tui.urls import refusal_reason
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str | None) -> str:
     """Text from a digest without control characters (ANSI/OSC escapes never get exported)."""
-    return _CONTROL.sub("", text or "")
+    return strip_control(text)
 
 
 def one_line(text: str | None) -> str:

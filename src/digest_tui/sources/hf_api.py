@@ -26,12 +26,12 @@ from typing import Any, Literal
 
 from digest_tui.ids import normalize_arxiv_id, paper_id
 from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest
+from digest_tui.textsafe import strip_control
 
 SOURCE = "hf-api"
 PeriodKind = Literal["date", "week", "month"]
 
 # C0/C1 control characters (ESC included): text from the API is data, never terminal control.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 # How far (in days) an item's submission day may be from the requested date and still be
@@ -157,7 +157,7 @@ class _Item:
         if not isinstance(value, str):
             self.warn(path, f"expected a string, got {_kind(value)}; ignored")
             return None
-        cleaned = " ".join(_CONTROL.sub(" ", value).split())
+        cleaned = " ".join(strip_control(value, " ").split())
         return cleaned or None
 
     def count(self, name: str) -> int | None:
@@ -202,7 +202,7 @@ class _Item:
             # Authors flagged "hidden" are still the paper's authors; keep their names.
             name = author.get("name") if isinstance(author, dict) else author
             if isinstance(name, str) and name.strip():
-                names.append(" ".join(_CONTROL.sub(" ", name).split()))
+                names.append(" ".join(strip_control(name, " ").split()))
             else:
                 self.warn(f"paper.authors[{position}]", "no name; left out")
         return names
@@ -231,7 +231,7 @@ class _Item:
         seen: dict[str, None] = {}
         for word in value:
             if isinstance(word, str):
-                cleaned = " ".join(_CONTROL.sub(" ", word).split())
+                cleaned = " ".join(strip_control(word, " ").split())
                 if cleaned:
                     seen.setdefault(cleaned, None)
         return list(seen)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from digest_tui.ids import paper_id
 from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest
+from digest_tui.textsafe import strip_control
 
 SOURCE = "hf-page"
 
@@ -50,9 +51,6 @@ _HEADER_LINES = {
 # Titles are short and are not prose; abstracts are long and made of sentences.
 _TITLE_MAX_CHARS = 300
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z(]")
-# Any C0/C1 control character except tab: a title or abstract must never carry escape sequences
-# into the store (the views also render text literally, this is the first line of defence).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class PageFormatError(ValueError):
@@ -89,10 +87,6 @@ class _Entry:
     title_line: int | None = None
     abstract: str = ""
     meta: _Meta | None = None
-
-
-def _clean(text: str) -> str:
-    return _CONTROL.sub("", text)
 
 
 def _blocks(lines: list[str]) -> list[_Block]:
@@ -135,16 +129,14 @@ def _parse_meta(block: _Block) -> _Meta:
     parts = [p.strip() for p in block.lines]
     dot = parts.index("·")
     head, tail = parts[:dot], parts[dot + 1 :]
-    for offset, text in enumerate(head):
+    for text in head:  # blocks never hold blank lines
         authors = _AUTHORS_LINE.match(text)
         if authors:
             meta.authors_count = int(authors["n"])
-        elif text:
+        else:
             handle, _, name = text.partition(" ")
             meta.organization = handle
             meta.organization_name = name.strip() or handle
-        else:  # pragma: no cover - blocks never hold blank lines
-            meta.problems.append(f"line {block.line + offset}: empty metadata line")
     if not tail:
         meta.problems.append("metadata block has no date after '·'")
         return meta
@@ -156,8 +148,8 @@ def _parse_meta(block: _Block) -> _Meta:
     return meta
 
 
-def _find_page_date(blocks: list[_Block]) -> tuple[int, tuple[int, int], int] | None:
-    """Return (index of the first entry block, (month, day), line) of the page date."""
+def _find_page_date(blocks: list[_Block]) -> tuple[int, tuple[int, int]] | None:
+    """Return (index of the first entry block, (month, day)) of the page date."""
     for index, block in enumerate(blocks[:12]):
         if len(block.lines) != 1:
             continue
@@ -166,7 +158,7 @@ def _find_page_date(blocks: list[_Block]) -> tuple[int, tuple[int, int], int] | 
             continue
         parsed = _parse_date(text)
         if parsed and parsed[2] is None and parsed[3] is None:
-            return index + 1, (parsed[0], parsed[1]), block.line
+            return index + 1, (parsed[0], parsed[1])
         return None
     return None
 
@@ -223,7 +215,9 @@ def _group_entries(
             current.meta = meta
             close()
             continue
-        text = _clean(block.text)
+        # A title or abstract must never carry escape sequences into the store (the views also
+        # render text literally: this is the first line of defence).
+        text = strip_control(block.text)
         if _looks_like_title(text):
             close()
             current = _Entry(line=block.line, title=text, title_line=block.line)
@@ -255,7 +249,7 @@ def parse_page(
             f"{origin}: no page date found (expected a line such as 'Dec 10' after the "
             "'Daily Papers' header in the first lines)"
         )
-    first_entry, (page_month, page_day), _date_line = found
+    first_entry, (page_month, page_day) = found
     warnings: list[ImportWarning] = []
     entries = _group_entries(blocks[first_entry:], origin, warnings)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -53,6 +55,26 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{target}: cannot open the library: {exc}") from exc
     return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction: committed on success, rolled back on any exception.
+
+    Inside a transaction that is already open (a caller composing several changes), it joins
+    that one and leaves commit or rollback to its owner. IMMEDIATE takes the write lock up
+    front, so two processes never both read and then fail to upgrade to writing.
+    """
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

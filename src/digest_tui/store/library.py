@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.store.db import transaction
 from digest_tui.store.fits import install_fits
 from digest_tui.store.ops import attach_pending
 from digest_tui.store.query import PaperQuery, build_select
@@ -163,35 +164,35 @@ class Library:
         report = ImportReport(digest_id=parsed.digest.id, warnings=list(parsed.warnings))
         digest = parsed.digest
         day = digest.date.isoformat()
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             rowids: list[tuple[int, int | None]] = []
             for paper in parsed.papers:
                 rowid, outcome = self._upsert_paper(paper, day)
                 setattr(report, outcome, getattr(report, outcome) + 1)
                 rowids.append((rowid, paper.upvotes))
             self._store_digest(parsed, rowids, content_hash)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return report
 
-    def _find(self, paper: Paper) -> sqlite3.Row | None:
+    def _find_exact(self, ident: str, arxiv: str | None) -> sqlite3.Row | None:
+        """A paper by its id, a former id (alias), or its arXiv id."""
         conn = self.conn
-        row = conn.execute("SELECT * FROM papers WHERE id = ?", (paper.id,)).fetchone()
+        row = conn.execute("SELECT * FROM papers WHERE id = ?", (ident,)).fetchone()
         if row is None:
             alias = conn.execute(
-                "SELECT paper_id FROM paper_aliases WHERE alias = ?", (paper.id,)
+                "SELECT paper_id FROM paper_aliases WHERE alias = ?", (ident,)
             ).fetchone()
             if alias is not None:
                 row = conn.execute("SELECT * FROM papers WHERE id = ?", (alias[0],)).fetchone()
-        arxiv = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
         if row is None and arxiv:
             row = conn.execute("SELECT * FROM papers WHERE arxiv_id = ?", (arxiv,)).fetchone()
+        return row
+
+    def _find(self, paper: Paper) -> sqlite3.Row | None:
+        """The stored copy of an incoming paper: by id, alias, arXiv id, then title."""
+        arxiv = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
+        row = self._find_exact(paper.id, arxiv)
         if row is None:
-            candidates = conn.execute(
+            candidates = self.conn.execute(
                 "SELECT * FROM papers WHERE title_key = ?", (title_key(paper.title),)
             ).fetchall()
             # Same title but two different arXiv ids are two papers (e.g. a v2 re-submission
@@ -250,8 +251,7 @@ class Library:
             merged = self._row_to_paper({**dict(existing), **changes})
             changes.update(self._enrichment_columns(merged, self._extra_repos(rowid)))
             self._store_topics(rowid, json.loads(changes["topics"]))
-        assignments = ", ".join(f"{name} = ?" for name in changes)
-        conn.execute(f"UPDATE papers SET {assignments} WHERE rowid = ?", (*changes.values(), rowid))
+        self._update(rowid, changes)
         if {"title", "arxiv_id"} & changes.keys():
             attach_pending(conn, rowid)  # new names may match ops waiting for this paper
         only_bookkeeping = set(changes) <= {"first_seen", "last_seen"}
@@ -363,26 +363,9 @@ class Library:
         ]
         total = len(rowids)
         for start in range(0, total, batch):
-            chunk = rowids[start : start + batch]
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                for rowid in chunk:
-                    row = self.conn.execute(
-                        "SELECT * FROM papers WHERE rowid = ?", (rowid,)
-                    ).fetchone()
-                    columns = self._enrichment_columns(
-                        self._row_to_paper(dict(row)), self._extra_repos(rowid)
-                    )
-                    assignments = ", ".join(f"{name} = ?" for name in columns)
-                    self.conn.execute(
-                        f"UPDATE papers SET {assignments} WHERE rowid = ?",
-                        (*columns.values(), rowid),
-                    )
-                    self._store_topics(rowid, json.loads(columns["topics"]))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+            with transaction(self.conn):
+                for rowid in rowids[start : start + batch]:
+                    self._enrich_stored(rowid)
             if progress is not None:
                 progress(min(start + batch, total), total)
         return total
@@ -390,8 +373,7 @@ class Library:
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
         """Attach repos from another source (PwC import, the user); re-enrich; return added."""
         added = 0
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             for repo in repos:
                 cursor = self.conn.execute(
                     "INSERT OR IGNORE INTO extra_repos (paper_rowid, url, repo, source) "
@@ -400,22 +382,21 @@ class Library:
                 )
                 added += cursor.rowcount
             if added:
-                row = self.conn.execute(
-                    "SELECT * FROM papers WHERE rowid = ?", (paper_rowid,)
-                ).fetchone()
-                columns = self._enrichment_columns(
-                    self._row_to_paper(dict(row)), self._extra_repos(paper_rowid)
-                )
-                assignments = ", ".join(f"{name} = ?" for name in columns)
-                self.conn.execute(
-                    f"UPDATE papers SET {assignments} WHERE rowid = ?",
-                    (*columns.values(), paper_rowid),
-                )
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+                self._enrich_stored(paper_rowid)
         return added
+
+    def _update(self, rowid: int, columns: dict[str, Any]) -> None:
+        assignments = ", ".join(f"{name} = ?" for name in columns)
+        self.conn.execute(
+            f"UPDATE papers SET {assignments} WHERE rowid = ?", (*columns.values(), rowid)
+        )
+
+    def _enrich_stored(self, rowid: int) -> None:
+        """Enrich a stored paper again, from its stored fields and extra repos."""
+        row = self.conn.execute("SELECT * FROM papers WHERE rowid = ?", (rowid,)).fetchone()
+        columns = self._enrichment_columns(self._row_to_paper(dict(row)), self._extra_repos(rowid))
+        self._update(rowid, columns)
+        self._store_topics(rowid, json.loads(columns["topics"]))
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -431,23 +412,12 @@ class Library:
 
     def resolve(self, ident: str) -> sqlite3.Row | None:
         """Find a paper by id, former id, arXiv id, or a unique id prefix."""
-        conn = self.conn
         ident = ident.strip()
-        row = conn.execute("SELECT * FROM papers WHERE id = ?", (ident,)).fetchone()
+        row = self._find_exact(ident, normalize_arxiv_id(ident))
         if row is not None:
             return row
-        alias = conn.execute(
-            "SELECT paper_id FROM paper_aliases WHERE alias = ?", (ident,)
-        ).fetchone()
-        if alias is not None:
-            return conn.execute("SELECT * FROM papers WHERE id = ?", (alias[0],)).fetchone()
-        arxiv = normalize_arxiv_id(ident)
-        if arxiv:
-            row = conn.execute("SELECT * FROM papers WHERE arxiv_id = ?", (arxiv,)).fetchone()
-            if row is not None:
-                return row
         escaped = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        matches = conn.execute(
+        matches = self.conn.execute(
             "SELECT * FROM papers WHERE id LIKE ? ESCAPE '\\' LIMIT 2", (escaped + "%",)
         ).fetchall()
         return matches[0] if len(matches) == 1 else None

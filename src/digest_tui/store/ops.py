@@ -31,7 +31,9 @@ from typing import Any
 
 from digest_tui.ids import normalize_arxiv_id
 from digest_tui.store import positions
+from digest_tui.store.db import transaction
 from digest_tui.sync.clock import ClockError, HybridClock, Stamp, check_device_id, system_wall_ms
+from digest_tui.textsafe import CONTROL_CHARS
 
 OP_FORMAT = 1
 
@@ -41,7 +43,6 @@ MEMBER_KINDS = frozenset({"list_add", "list_remove", "list_move"})
 KNOWN_KINDS = PAPER_KINDS | LIST_KINDS | MEMBER_KINDS
 
 _OP_ID = re.compile(r"^([A-Za-z0-9_]{1,64}):([1-9][0-9]{0,17})$")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _TAG = re.compile(r"^[\w.+#/:@-]{1,64}$")
 _MAX_TEXT = 1_000_000
 
@@ -165,7 +166,7 @@ def _check_payload(op: Op, where: str) -> None:
         raise OpFormatError(f"{where}: {kind} needs a boolean value")
     if kind in ("tag_add", "tag_remove"):
         tag = p.get("tag")
-        if not isinstance(tag, str) or not tag or len(tag) > 200 or _CONTROL.search(tag):
+        if not isinstance(tag, str) or not tag or len(tag) > 200 or CONTROL_CHARS.search(tag):
             raise OpFormatError(f"{where}: bad tag {tag!r}")
     if kind in ("tag_remove", "list_remove", "list_delete"):
         _check_op_ids(p.get("removes"), where, "removes")
@@ -361,17 +362,8 @@ def apply_ops(
     over everything applied, whatever the machines' wall clocks say. An op with the id of a
     known op but other content raises OpsError: two devices share an id, or data is corrupt.
     """
-    own_transaction = not conn.in_transaction
-    if own_transaction:
-        conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         report = _apply(conn, ops, wall)
-        if own_transaction:
-            conn.execute("COMMIT")
-    except BaseException:
-        if own_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return report
 
 
@@ -733,10 +725,7 @@ def _store_list(conn: sqlite3.Connection, list_id: str, state: ListDerived | Non
 
 def rebuild_derived(conn: sqlite3.Connection) -> None:
     """Recompute every derived table from the op log (repair, or after a snapshot import)."""
-    own_transaction = not conn.in_transaction
-    if own_transaction:
-        conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         for table in ("list_items", "lists", "note_versions", "paper_tags", "paper_state"):
             conn.execute(f"DELETE FROM {table}")
         conn.execute("UPDATE papers SET search_extra = '' WHERE search_extra != ''")
@@ -754,12 +743,6 @@ def rebuild_derived(conn: sqlite3.Connection) -> None:
             },
         )
         _recompute(conn, affected)
-        if own_transaction:
-            conn.execute("COMMIT")
-    except BaseException:
-        if own_transaction:
-            conn.execute("ROLLBACK")
-        raise
 
 
 # ---- exchanging ops ------------------------------------------------------------------------
@@ -830,20 +813,11 @@ def unsynced_ops(conn: sqlite3.Connection) -> list[Op]:
 def mark_synced(conn: sqlite3.Connection, op_ids: Iterable[str]) -> int:
     """Record that these local ops are safely on the remote; return how many changed."""
     changed = 0
-    own_transaction = not conn.in_transaction
-    if own_transaction:
-        conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         for op_id in op_ids:
             changed += conn.execute(
                 "UPDATE ops SET synced = 1 WHERE op_id = ? AND synced = 0", (op_id,)
             ).rowcount
-        if own_transaction:
-            conn.execute("COMMIT")
-    except BaseException:
-        if own_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return changed
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from digest_tui.store import positions
+from digest_tui.store.db import transaction
 from digest_tui.store.ops import (
     LocalWriter,
     NoteVersion,
@@ -30,6 +31,7 @@ from digest_tui.store.ops import (
     paper_derived,
 )
 from digest_tui.sync.clock import system_wall_ms
+from digest_tui.textsafe import CONTROL_CHARS
 
 if TYPE_CHECKING:
     from digest_tui.store.library import Library
@@ -103,7 +105,7 @@ def _check_list_name(name: str) -> str:
         raise StateError("a reading list needs a name")
     if len(clean) > _MAX_LIST_NAME:
         raise StateError(f"list name {clean[:40]!r}... is longer than {_MAX_LIST_NAME} chars")
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in clean):
+    if CONTROL_CHARS.search(clean):
         raise StateError(f"list name {clean!r} contains control characters")
     return clean
 
@@ -122,16 +124,10 @@ class UserState:
 
     @contextmanager
     def _change(self) -> Iterator[LocalWriter]:
-        with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                writer = LocalWriter(self.conn, self.wall)
-                yield writer
-                writer.finish()
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        with self._lock, transaction(self.conn):
+            writer = LocalWriter(self.conn, self.wall)
+            yield writer
+            writer.finish()
 
     def _paper(self, ident: str) -> sqlite3.Row:
         row = self.library.resolve(ident)
@@ -523,11 +519,13 @@ class UserState:
         """Every tag in use, sorted: for completion in the tag prompt and the search box."""
         return [r[0] for r in self.conn.execute("SELECT DISTINCT tag FROM paper_tags ORDER BY tag")]
 
-    def counts(self) -> StateCounts:
+    def counts(self, new_since: str | None = None) -> StateCounts:
+        """Counts for the tree; `new` counts papers added since `new_since` (default: the
+        last visit; the TUI passes the visit before its own, see begin_visit)."""
         conn = self.conn
         total = self.library.count()
         read = conn.execute("SELECT count(*) FROM paper_state WHERE read = 1").fetchone()[0]
-        since = self.last_visit() or ""
+        since = (self.last_visit() if new_since is None else new_since) or ""
         return StateCounts(
             total=total,
             bookmarked=conn.execute(

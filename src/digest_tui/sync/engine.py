@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from digest_tui import __version__
+from digest_tui.store.db import transaction
 from digest_tui.store.ops import (
     Op,
     OpsError,
@@ -246,17 +247,6 @@ def _set_meta(conn: sqlite3.Connection, key: str, value: str | None) -> None:
         )
 
 
-@contextlib.contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
 def make_remote(conn: sqlite3.Connection, spec: str | None = None, **options: Any) -> Remote:
     """The remote configured for this library (or `spec`), with WebDAV credentials looked up."""
     from digest_tui.sync.credentials import CredentialsError, find_credentials
@@ -330,7 +320,7 @@ def init_remote(
         )
         previous = configured_remote(conn)
         switched = previous is not None and previous != stored
-        with _transaction(conn):
+        with transaction(conn):
             if switched:
                 # Another remote: it has none of this device's ops, and its segments are not
                 # the ones recorded here. Upload everything again; re-read every peer.
@@ -649,7 +639,7 @@ class SyncEngine:
             except (SegmentError, RemoteNotFound) as exc:
                 problem = str(exc)
                 report.skipped.append(Skipped(name, "manifest", problem))
-            with _transaction(conn):
+            with transaction(conn):
                 conn.execute(
                     "INSERT INTO sync_peers (device, fingerprint, manifest, problem, seen_at) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT (device) DO UPDATE SET "
@@ -745,7 +735,7 @@ class SyncEngine:
                     report.skipped.append(Skipped(item.path, "refused", str(single)))
 
     def _apply(self, batch: list[_Downloaded], report: SyncReport) -> None:
-        with _transaction(self.conn):
+        with transaction(self.conn):
             applied = apply_ops(self.conn, [op for d in batch for op in d.ops], wall=self.wall)
             for item in batch:
                 self._record_segment(item.device, item.name, len(item.ops), item.size)
@@ -827,7 +817,7 @@ class SyncEngine:
                 self.remote.ensure_dir(segment_dir(self.device))
                 self.remote.write(path, segment.data)
             # Only now, with the write confirmed, are these ops safe elsewhere.
-            with _transaction(self.conn):
+            with transaction(self.conn):
                 self._record_segment(self.device, segment.name, segment.count, len(segment.data))
                 mark_synced(self.conn, [op.op_id for op in chunk])
             report.sent_segments += 1
@@ -866,7 +856,7 @@ class SyncEngine:
         self.progress("writing this device's manifest")
         self.remote.write(manifest_name(me), manifest.to_bytes())
         written_entry = self.remote.stat(manifest_name(me))
-        with _transaction(self.conn):
+        with transaction(self.conn):
             _set_meta(self.conn, META_MANIFEST, manifest.to_bytes().decode())
             _set_meta(
                 self.conn, META_MANIFEST_FP, written_entry.fingerprint if written_entry else ""
@@ -903,7 +893,7 @@ class SyncEngine:
         """
         if device == self.device:
             raise SyncError("a device cannot forget itself")
-        with _transaction(self.conn):
+        with transaction(self.conn):
             _set_meta(
                 self.conn, META_FORGOTTEN, json.dumps(sorted({*self._own_forgotten(), device}))
             )
@@ -913,7 +903,7 @@ class SyncEngine:
         return list(json.loads(raw)) if raw else []
 
     def _forget_own_uploads(self) -> None:
-        with _transaction(self.conn):
+        with transaction(self.conn):
             self.conn.execute("UPDATE ops SET synced = 0 WHERE origin = 'local'")
             self.conn.execute("DELETE FROM sync_segments WHERE device = ?", (self.device,))
             _set_meta(self.conn, META_MANIFEST, None)
@@ -940,7 +930,7 @@ class SyncEngine:
             f"{len(broken)} of this device's segments are missing or damaged on the remote: "
             "uploading them again"
         )
-        with _transaction(self.conn):
+        with transaction(self.conn):
             for row in broken:
                 self.conn.execute(
                     "DELETE FROM sync_segments WHERE device = ? AND name = ?", (me, row.name.name)
@@ -974,7 +964,7 @@ class SyncEngine:
         self.progress(f"compacting {len(group)} segments ({len(ops)} ops)")
         segment = encode_segment(self.device, ops, first, last)
         self.remote.write(f"{segment_dir(self.device)}/{segment.name.name}", segment.data)
-        with _transaction(self.conn):
+        with transaction(self.conn):
             self._record_segment(self.device, segment.name, segment.count, len(segment.data))
         report.merged_segments += len(group)
 
@@ -1023,7 +1013,7 @@ class SyncEngine:
                 continue
             self._check_cancel()
             self.remote.delete(f"{segment_dir(me)}/{row.name.name}")
-            with _transaction(self.conn):
+            with transaction(self.conn):
                 self.conn.execute(
                     "DELETE FROM sync_segments WHERE device = ? AND name = ?", (me, row.name.name)
                 )

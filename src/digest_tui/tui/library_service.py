@@ -101,12 +101,9 @@ class LibraryService:
         def build(lib: Library) -> TreeData:
             taxonomy = lib.enricher.taxonomy if lib.enricher is not None else None
             labels = [(t.id, t.label) for t in taxonomy.topics] if taxonomy else []
-            counts = lib.state.counts()
-            new = lib.conn.execute(
-                "SELECT count(*) FROM papers WHERE added_at >= ?", (self.new_since or "",)
-            ).fetchone()[0]
+            counts = lib.state.counts(new_since=self.new_since or "")
             extra: dict[str, Any] = {
-                "new": new,
+                "new": counts.new,
                 "bookmarks": counts.bookmarked,
                 "unread": counts.unread,
                 "tags": counts.tags,

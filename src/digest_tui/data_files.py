@@ -1,0 +1,65 @@
+"""Where the app's data files live, for an installed wheel and for a source checkout.
+
+The wheel carries the sample digests and the curated repro links inside the package
+(pyproject force-includes them); a checkout has them at the repository root. Knowing the files
+without parsing them also gives a cheap fingerprint of everything enrichment depends on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+CHECKOUT_DIR = PACKAGE_DIR.parents[1]
+DATA_DIR = PACKAGE_DIR / "data"
+TAXONOMY_FILE = "taxonomy.yaml"
+HARDWARE_FILE = "hardware.yaml"
+REPRO_DIRNAME = "repro_links"
+
+
+def _first_dir(*candidates: Path) -> Path | None:
+    return next((c for c in candidates if c.is_dir()), None)
+
+
+def packaged_repro_dir() -> Path | None:
+    """The curated repro_links catalog shipped with the app."""
+    return _first_dir(PACKAGE_DIR / REPRO_DIRNAME, CHECKOUT_DIR / REPRO_DIRNAME)
+
+
+def repro_dirs(config_dir: Path | None) -> list[Path]:
+    """Catalog directories, lowest precedence first: the packaged one, then the user's."""
+    dirs = [d for d in [packaged_repro_dir()] if d is not None]
+    if config_dir is not None and (Path(config_dir) / REPRO_DIRNAME).is_dir():
+        dirs.append(Path(config_dir) / REPRO_DIRNAME)
+    return dirs
+
+
+def sample_digest_paths() -> list[Path]:
+    """The bundled sample digests (loaded into an empty library on first run)."""
+    found = _first_dir(PACKAGE_DIR / "sample_digests", CHECKOUT_DIR / "fixtures" / "digests")
+    return sorted(found.glob("*.txt")) if found is not None else []
+
+
+def enrichment_files(config_dir: Path | None) -> list[Path]:
+    """Every file whose content can change what enrichment produces."""
+    files = [DATA_DIR / TAXONOMY_FILE, DATA_DIR / HARDWARE_FILE]
+    if config_dir is not None:
+        files += [Path(config_dir) / TAXONOMY_FILE, Path(config_dir) / HARDWARE_FILE]
+    for directory in repro_dirs(config_dir):
+        files += sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
+    return files
+
+
+def fingerprint_files(files: Iterable[Path], *, salt: str = "") -> str:
+    """A hash of the files' names and bytes (missing files count as absent, not as errors)."""
+    digest = hashlib.sha256(salt.encode())
+    for path in files:
+        try:
+            content = path.read_bytes()
+        except OSError:
+            continue
+        digest.update(f"\0{path.name}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()[:16]
