@@ -131,18 +131,36 @@ def main() -> int:
     split = parts(paths)
     total_us = 1e6 / real["papers_per_s"]
     rows = [
-        ["real path: import_files (parse+enrich+store)", f"{total_us:.0f}",
-         f"{real['papers_per_s']:.0f}"],
-        ["  parse page text", split["parse_us_per_paper"],
-         f"{1e6 / split['parse_us_per_paper']:.0f}"],
-        ["  enrich (Enricher.enrich)", split["enrich_us_per_paper"],
-         f"{1e6 / split['enrich_us_per_paper']:.0f}"],
-        ["  store (import_parsed, enrichment precomputed)", split["store_us_per_paper"],
-         f"{1e6 / split['store_us_per_paper']:.0f}"],
-        ["  store with no enricher at all", split["store_without_enrichment_us_per_paper"],
-         f"{1e6 / split['store_without_enrichment_us_per_paper']:.0f}"],
-        ["re-import, all unchanged", f"{1e6 / real['reimport_papers_per_s']:.0f}",
-         f"{real['reimport_papers_per_s']:.0f}"],
+        [
+            "real path: import_files (parse+enrich+store)",
+            f"{total_us:.0f}",
+            f"{real['papers_per_s']:.0f}",
+        ],
+        [
+            "  parse page text",
+            split["parse_us_per_paper"],
+            f"{1e6 / split['parse_us_per_paper']:.0f}",
+        ],
+        [
+            "  enrich (Enricher.enrich)",
+            split["enrich_us_per_paper"],
+            f"{1e6 / split['enrich_us_per_paper']:.0f}",
+        ],
+        [
+            "  store (import_parsed, enrichment precomputed)",
+            split["store_us_per_paper"],
+            f"{1e6 / split['store_us_per_paper']:.0f}",
+        ],
+        [
+            "  store with no enricher at all",
+            split["store_without_enrichment_us_per_paper"],
+            f"{1e6 / split['store_without_enrichment_us_per_paper']:.0f}",
+        ],
+        [
+            "re-import, all unchanged",
+            f"{1e6 / real['reimport_papers_per_s']:.0f}",
+            f"{real['reimport_papers_per_s']:.0f}",
+        ],
     ]
     print(table(rows, ["stage", "us/paper", "papers/s"]))
     print(f"\nopen library + load taxonomy/catalogs: {real['open_and_load_data_s']} s")

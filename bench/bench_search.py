@@ -72,16 +72,37 @@ def experiments(conn: sqlite3.Connection, repeat: int) -> list[list[object]]:
         limited = PaperQuery(search=search, limit=200)
         lsql, lparams = build_select(limited, LIST_COLUMNS)
         rows = conn.execute(sql, params).fetchall()
-        out.append([label, "today: list columns, all rows", p50(
-            lambda s=sql, p=params: conn.execute(s, p).fetchall())])
-        out.append([label, "  only rowids, all rows", p50(
-            lambda s=rowid_sql, p=params: conn.execute(s, p).fetchall())])
-        out.append([label, "  list columns, LIMIT 200", p50(
-            lambda s=lsql, p=lparams: conn.execute(s, p).fetchall())])
-        out.append([label, "  ListRow objects from fetched tuples", p50(
-            lambda r=rows: [ListRow(*x[:5], bool(x[5]), *x[6:]) for x in r])])
-        out.append([label, "  plain tuples from fetched tuples", p50(
-            lambda r=rows: [tuple(x) for x in r])])
+        out.append(
+            [
+                label,
+                "today: list columns, all rows",
+                p50(lambda s=sql, p=params: conn.execute(s, p).fetchall()),
+            ]
+        )
+        out.append(
+            [
+                label,
+                "  only rowids, all rows",
+                p50(lambda s=rowid_sql, p=params: conn.execute(s, p).fetchall()),
+            ]
+        )
+        out.append(
+            [
+                label,
+                "  list columns, LIMIT 200",
+                p50(lambda s=lsql, p=lparams: conn.execute(s, p).fetchall()),
+            ]
+        )
+        out.append(
+            [
+                label,
+                "  ListRow objects from fetched tuples",
+                p50(lambda r=rows: [ListRow(*x[:5], bool(x[5]), *x[6:]) for x in r]),
+            ]
+        )
+        out.append(
+            [label, "  plain tuples from fetched tuples", p50(lambda r=rows: [tuple(x) for x in r])]
+        )
     started = time.perf_counter()
     conn.execute(
         "CREATE INDEX bench_list_cover ON papers "
@@ -90,8 +111,13 @@ def experiments(conn: sqlite3.Connection, repeat: int) -> list[list[object]]:
     out.append(["-", f"(building a covering index took {time.perf_counter() - started:.1f} s)", ""])
     for label, search in (("all papers", ""), ("topic:moe", "topic:moe")):
         sql, params = build_select(PaperQuery(search=search), LIST_COLUMNS)
-        out.append([label, "  with a covering index on the list columns", p50(
-            lambda s=sql, p=params: conn.execute(s, p).fetchall())])
+        out.append(
+            [
+                label,
+                "  with a covering index on the list columns",
+                p50(lambda s=sql, p=params: conn.execute(s, p).fetchall()),
+            ]
+        )
     conn.execute("DROP INDEX bench_list_cover")
 
     # An index on the default sort's own expressions: SQLite walks it in order, so the first
@@ -103,29 +129,57 @@ def experiments(conn: sqlite3.Connection, repeat: int) -> list[list[object]]:
     conn.execute(sort_index)
     query = PaperQuery(search="", limit=200)
     sql, params = build_select(query, LIST_COLUMNS)
-    out.append(["all papers", "  sort-expression index, LIMIT 200", p50(
-        lambda s=sql, p=params: conn.execute(s, p).fetchall())])
+    out.append(
+        [
+            "all papers",
+            "  sort-expression index, LIMIT 200",
+            p50(lambda s=sql, p=params: conn.execute(s, p).fetchall()),
+        ]
+    )
     sql, params = build_select(PaperQuery(search=""), "p.rowid")
-    out.append(["all papers", "  sort-expression index, ordered rowids only", p50(
-        lambda s=sql, p=params: conn.execute(s, p).fetchall())])
+    out.append(
+        [
+            "all papers",
+            "  sort-expression index, ordered rowids only",
+            p50(lambda s=sql, p=params: conn.execute(s, p).fetchall()),
+        ]
+    )
     conn.execute("DROP INDEX bench_sort")
     window = ",".join(str(r) for r in range(5000, 5060))
-    out.append(["-", "fetch one screen (60 rows) by rowid", p50(
-        lambda: conn.execute(f"SELECT {LIST_COLUMNS} FROM papers p WHERE p.rowid IN ({window})")
-        .fetchall())])
+    out.append(
+        [
+            "-",
+            "fetch one screen (60 rows) by rowid",
+            p50(
+                lambda: conn.execute(
+                    f"SELECT {LIST_COLUMNS} FROM papers p WHERE p.rowid IN ({window})"
+                ).fetchall()
+            ),
+        ]
+    )
     topic_in = (
         f"SELECT {LIST_COLUMNS} FROM papers p WHERE p.rowid IN "
         "(SELECT paper_rowid FROM paper_topics WHERE topic = 'moe') ORDER BY "
         "p.published IS NULL, p.published DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC"
     )
-    out.append(["topic:moe", "  rowid IN (paper_topics by topic) instead of EXISTS", p50(
-        lambda: conn.execute(topic_in).fetchall())])
+    out.append(
+        [
+            "topic:moe",
+            "  rowid IN (paper_topics by topic) instead of EXISTS",
+            p50(lambda: conn.execute(topic_in).fetchall()),
+        ]
+    )
     fts_only = (
         "SELECT rowid FROM papers_fts WHERE papers_fts MATCH '\"attention\"*' "
         "ORDER BY bm25(papers_fts, 10.0, 1.0, 4.0)"
     )
-    out.append(["attention", "  ranked FTS rowids only (no papers rows)", p50(
-        lambda: conn.execute(fts_only).fetchall())])
+    out.append(
+        [
+            "attention",
+            "  ranked FTS rowids only (no papers rows)",
+            p50(lambda: conn.execute(fts_only).fetchall()),
+        ]
+    )
     return out
 
 
@@ -160,11 +214,27 @@ def main() -> int:
                 timed(lambda s=sql, p=params: conn.execute(s, p).fetchall(), args.repeat)
             )
             results.append(
-                {"label": label, "search": search, "rows": count, "cold_ms": round(cold * 1000, 2),
-                 **total, "sql_p50_ms": sql_only["p50_ms"]}
+                {
+                    "label": label,
+                    "search": search,
+                    "rows": count,
+                    "cold_ms": round(cold * 1000, 2),
+                    **total,
+                    "sql_p50_ms": sql_only["p50_ms"],
+                }
             )
-            rows.append([label, repr(search), count, f"{cold * 1000:.1f}", total["p50_ms"],
-                         total["p95_ms"], total["max_ms"], sql_only["p50_ms"]])
+            rows.append(
+                [
+                    label,
+                    repr(search),
+                    count,
+                    f"{cold * 1000:.1f}",
+                    total["p50_ms"],
+                    total["p95_ms"],
+                    total["max_ms"],
+                    sql_only["p50_ms"],
+                ]
+            )
             if args.plan:
                 plan = conn.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
                 print(f"{search!r}:\n" + "\n".join(f"    {r[3]}" for r in plan))

@@ -226,7 +226,10 @@ def run_steps(env: dict[str, str]) -> dict[str, Any]:
     try:
         subprocess.run(
             [sys.executable, __file__, "--child", "steps", "--out", str(out)],
-            env=env, check=True, stdin=subprocess.DEVNULL, timeout=300,
+            env=env,
+            check=True,
+            stdin=subprocess.DEVNULL,
+            timeout=300,
         )
         return json.loads(out.read_text())
     finally:
@@ -282,9 +285,7 @@ def main() -> int:
         action="store_true",
         help="what-if: add an index on paper_topics(paper_rowid) to the copied library first",
     )
-    parser.add_argument(
-        "--child", choices=["digest", "baseline", "steps"], help=argparse.SUPPRESS
-    )
+    parser.add_argument("--child", choices=["digest", "baseline", "steps"], help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "digest":
@@ -333,24 +334,29 @@ def main() -> int:
         tui_total, tui_top = importtime_top("import digest_tui.tui.app", env)
 
     rows = []
-    for name, samples in (("empty Textual app", baseline), (f"digest-tui, {args.papers} papers",
-                                                              digest)):
-        rows.append([
-            name,
-            f"{median_of(samples, 'interpreter_s') * 1000:.0f}",
-            f"{median_of(samples, 'imports_s') * 1000:.0f}",
-            f"{median_of(samples, 'first_frame_s') * 1000:.0f}",
-            f"{median_of(samples, 'rows_painted_s') * 1000:.0f}",
-            f"{max(s['rows_painted_s'] for s in samples) * 1000:.0f}",
-            f"{median_of(samples, 'rss_mb'):.0f}",
-        ])
+    for name, samples in (
+        ("empty Textual app", baseline),
+        (f"digest-tui, {args.papers} papers", digest),
+    ):
+        rows.append(
+            [
+                name,
+                f"{median_of(samples, 'interpreter_s') * 1000:.0f}",
+                f"{median_of(samples, 'imports_s') * 1000:.0f}",
+                f"{median_of(samples, 'first_frame_s') * 1000:.0f}",
+                f"{median_of(samples, 'rows_painted_s') * 1000:.0f}",
+                f"{max(s['rows_painted_s'] for s in samples) * 1000:.0f}",
+                f"{median_of(samples, 'rss_mb'):.0f}",
+            ]
+        )
     ratio = median_of(digest, "rows_painted_s") / median_of(baseline, "rows_painted_s")
     print(f"\nmedian of {args.runs} fresh processes each, ms since spawn (RSS in MB)\n")
     print(table(rows, ["app", "interp", "imports", "1st frame", "list painted", "max", "RSS"]))
     print(f"\nratio digest-tui / empty app (list painted): {ratio:.2f}x")
     rows_in_worker = statistics.median(s["first_rows_seconds"] for s in digest)
-    print(f"DigestApp.first_rows_seconds (App __init__ -> rows set): {rows_in_worker * 1000:.0f}"
-          " ms")
+    print(
+        f"DigestApp.first_rows_seconds (App __init__ -> rows set): {rows_in_worker * 1000:.0f} ms"
+    )
     print("\nthe start-up worker's steps, timed alone in a fresh process (ms):")
     for name, value in steps.items():
         shown = f"{value * 1000:6.0f}" if isinstance(value, float) else f"{value:6}"
@@ -358,10 +364,14 @@ def main() -> int:
     print("\nmedian wall time of fresh processes:")
     for name, seconds in floors.items():
         print(f"  {name:<28} {seconds * 1000:6.0f} ms")
-    print(f"\n-X importtime, `digest-tui --help`: {help_total:.0f} ms; heaviest: "
-          + ", ".join(help_top))
-    print(f"-X importtime, `import digest_tui.tui.app`: {tui_total:.0f} ms; heaviest: "
-          + ", ".join(tui_top))
+    print(
+        f"\n-X importtime, `digest-tui --help`: {help_total:.0f} ms; heaviest: "
+        + ", ".join(help_top)
+    )
+    print(
+        f"-X importtime, `import digest_tui.tui.app`: {tui_total:.0f} ms; heaviest: "
+        + ", ".join(tui_top)
+    )
     path = write_result(
         f"startup-{args.papers}" + ("-topic-index" if args.with_topic_index else ""),
         {

@@ -88,23 +88,136 @@ THEMES = {
 }
 
 NAME_PREFIXES = [
-    "Flash", "Turbo", "Hyper", "Mega", "Giga", "Quick", "Swift", "Spec", "Zero", "Hydra",
-    "Orca", "Vortex", "Nimbus", "Aurora", "Tensor", "Sparse", "Fused", "Lumen", "Atlas", "Nova",
-    "Pulse", "Helix", "Quasar", "Strato", "Echo", "Polar", "Meta", "Omni", "Pico", "Tera",
-    "Cobalt", "Ember", "Falcon", "Lynx", "Orion", "Prism", "Rapid", "Sigma", "Titan", "Vega",
-    "Apex", "Blaze", "Cinder", "Delta", "Flux", "Kite", "Mosaic", "Onyx", "Ripple", "Zephyr",
+    "Flash",
+    "Turbo",
+    "Hyper",
+    "Mega",
+    "Giga",
+    "Quick",
+    "Swift",
+    "Spec",
+    "Zero",
+    "Hydra",
+    "Orca",
+    "Vortex",
+    "Nimbus",
+    "Aurora",
+    "Tensor",
+    "Sparse",
+    "Fused",
+    "Lumen",
+    "Atlas",
+    "Nova",
+    "Pulse",
+    "Helix",
+    "Quasar",
+    "Strato",
+    "Echo",
+    "Polar",
+    "Meta",
+    "Omni",
+    "Pico",
+    "Tera",
+    "Cobalt",
+    "Ember",
+    "Falcon",
+    "Lynx",
+    "Orion",
+    "Prism",
+    "Rapid",
+    "Sigma",
+    "Titan",
+    "Vega",
+    "Apex",
+    "Blaze",
+    "Cinder",
+    "Delta",
+    "Flux",
+    "Kite",
+    "Mosaic",
+    "Onyx",
+    "Ripple",
+    "Zephyr",
 ]
 NAME_ROOTS = {
-    "kernels": ["Kernel", "Tile", "Fuse", "GEMM", "Warp", "Attn", "Core", "Blas", "Tune", "Gen",
-                "Comp", "Ops", "Mat", "Thread", "Reg", "Cache"],
-    "moe": ["MoE", "Expert", "Route", "Gate", "Switch", "Mix", "Shard", "Dispatch", "Balance",
-            "Router", "Sparse", "Pool"],
-    "serving": ["Serve", "Decode", "Infer", "Batch", "Spec", "Cache", "Page", "Stream", "Queue",
-                "Token", "Prefill", "Sched"],
-    "parallel": ["Pipe", "Shard", "Train", "Scale", "Mesh", "Grid", "Zero", "Ring", "Flow",
-                 "Sync", "Pod", "Fabric"],
-    "other": ["Vision", "Diff", "Agent", "Reason", "Speech", "Graph", "Mind", "Gen", "World",
-              "Pixel", "Chat", "Bench", "Align", "Code", "Math", "Video"],
+    "kernels": [
+        "Kernel",
+        "Tile",
+        "Fuse",
+        "GEMM",
+        "Warp",
+        "Attn",
+        "Core",
+        "Blas",
+        "Tune",
+        "Gen",
+        "Comp",
+        "Ops",
+        "Mat",
+        "Thread",
+        "Reg",
+        "Cache",
+    ],
+    "moe": [
+        "MoE",
+        "Expert",
+        "Route",
+        "Gate",
+        "Switch",
+        "Mix",
+        "Shard",
+        "Dispatch",
+        "Balance",
+        "Router",
+        "Sparse",
+        "Pool",
+    ],
+    "serving": [
+        "Serve",
+        "Decode",
+        "Infer",
+        "Batch",
+        "Spec",
+        "Cache",
+        "Page",
+        "Stream",
+        "Queue",
+        "Token",
+        "Prefill",
+        "Sched",
+    ],
+    "parallel": [
+        "Pipe",
+        "Shard",
+        "Train",
+        "Scale",
+        "Mesh",
+        "Grid",
+        "Zero",
+        "Ring",
+        "Flow",
+        "Sync",
+        "Pod",
+        "Fabric",
+    ],
+    "other": [
+        "Vision",
+        "Diff",
+        "Agent",
+        "Reason",
+        "Speech",
+        "Graph",
+        "Mind",
+        "Gen",
+        "World",
+        "Pixel",
+        "Chat",
+        "Bench",
+        "Align",
+        "Code",
+        "Math",
+        "Video",
+    ],
 }
 NAME_SUFFIXES = ["", "", "", "", "-LM", "-2", "-X", "++", "Net", "Lite", "-V", "Pro", "-R1"]
 
@@ -152,44 +265,159 @@ TITLE_PATTERNS = {
     ],
 }
 FILL = {
-    "adj": ["Efficient", "Scalable", "Fast", "Adaptive", "Memory-Efficient", "Robust",
-            "Lightweight", "Hardware-Aware", "Elastic", "Communication-Efficient", "Dynamic",
-            "Portable", "Predictable", "Cost-Effective", "Holistic", "Unified"],
-    "kobj": ["Attention", "GEMM", "Grouped GEMM", "Sparse Matrix Multiplication", "FP8 GEMM",
-             "Softmax", "LayerNorm", "Convolution", "All-Reduce", "Top-k Sampling",
-             "Paged Attention", "Linear Attention", "State-Space Scan", "Dequantization"],
-    "kop": ["Attention", "RMSNorm", "Rotary Embedding", "Dequantization", "Softmax",
-            "Expert Routing", "GEMM", "Activation"],
-    "kop2": ["GEMM", "Softmax", "All-Gather", "Reduce-Scatter", "Quantization", "Residual Add",
-             "Top-k Selection", "Bias Add"],
-    "kctx": ["Long Sequences", "Small Batches", "LLM Decoding", "Edge Devices", "Training at Scale",
-             "Variable-Length Inputs", "Block-Sparse Masks", "4-bit Weights"],
-    "hw": ["H100", "A100", "MI300X", "H800", "B200", "RTX 4090", "Hopper", "Ampere", "Ascend",
-           "TPU v5e", "Jetson Orin", "L40S"],
+    "adj": [
+        "Efficient",
+        "Scalable",
+        "Fast",
+        "Adaptive",
+        "Memory-Efficient",
+        "Robust",
+        "Lightweight",
+        "Hardware-Aware",
+        "Elastic",
+        "Communication-Efficient",
+        "Dynamic",
+        "Portable",
+        "Predictable",
+        "Cost-Effective",
+        "Holistic",
+        "Unified",
+    ],
+    "kobj": [
+        "Attention",
+        "GEMM",
+        "Grouped GEMM",
+        "Sparse Matrix Multiplication",
+        "FP8 GEMM",
+        "Softmax",
+        "LayerNorm",
+        "Convolution",
+        "All-Reduce",
+        "Top-k Sampling",
+        "Paged Attention",
+        "Linear Attention",
+        "State-Space Scan",
+        "Dequantization",
+    ],
+    "kop": [
+        "Attention",
+        "RMSNorm",
+        "Rotary Embedding",
+        "Dequantization",
+        "Softmax",
+        "Expert Routing",
+        "GEMM",
+        "Activation",
+    ],
+    "kop2": [
+        "GEMM",
+        "Softmax",
+        "All-Gather",
+        "Reduce-Scatter",
+        "Quantization",
+        "Residual Add",
+        "Top-k Selection",
+        "Bias Add",
+    ],
+    "kctx": [
+        "Long Sequences",
+        "Small Batches",
+        "LLM Decoding",
+        "Edge Devices",
+        "Training at Scale",
+        "Variable-Length Inputs",
+        "Block-Sparse Masks",
+        "4-bit Weights",
+    ],
+    "hw": [
+        "H100",
+        "A100",
+        "MI300X",
+        "H800",
+        "B200",
+        "RTX 4090",
+        "Hopper",
+        "Ampere",
+        "Ascend",
+        "TPU v5e",
+        "Jetson Orin",
+        "L40S",
+    ],
     "hw2": ["Blackwell", "CDNA3", "Ada", "Volta", "Gaudi", "Grace Hopper"],
-    "mctx": ["Pretraining", "Inference", "Fine-Tuning", "Edge Deployment", "Multimodal Models",
-             "Long-Context Models"],
-    "mtech": ["Expert Placement", "Token Dropping", "Capacity-Aware Routing", "Expert Pruning",
-              "Expert Caching", "All-to-All Compression", "Expert Merging",
-              "Hierarchical Dispatch"],
-    "stech": ["Paged KV Caches", "Continuous Batching", "Prefix Sharing", "Chunked Prefill",
-              "Request Scheduling", "KV Cache Compression", "Elastic Autoscaling",
-              "Speculative Drafting", "Semantic Caching"],
+    "mctx": [
+        "Pretraining",
+        "Inference",
+        "Fine-Tuning",
+        "Edge Deployment",
+        "Multimodal Models",
+        "Long-Context Models",
+    ],
+    "mtech": [
+        "Expert Placement",
+        "Token Dropping",
+        "Capacity-Aware Routing",
+        "Expert Pruning",
+        "Expert Caching",
+        "All-to-All Compression",
+        "Expert Merging",
+        "Hierarchical Dispatch",
+    ],
+    "stech": [
+        "Paged KV Caches",
+        "Continuous Batching",
+        "Prefix Sharing",
+        "Chunked Prefill",
+        "Request Scheduling",
+        "KV Cache Compression",
+        "Elastic Autoscaling",
+        "Speculative Drafting",
+        "Semantic Caching",
+    ],
     "kvop": ["Eviction", "Quantization", "Offloading", "Compression", "Sharing", "Migration"],
-    "ptech": ["Tensor Parallelism", "Sequence Parallelism", "ZeRO-3 Sharding", "FSDP",
-              "Context Parallelism", "Interleaved Pipeline Schedules", "3D Parallelism",
-              "Activation Recomputation", "Zero-Bubble Pipelines"],
+    "ptech": [
+        "Tensor Parallelism",
+        "Sequence Parallelism",
+        "ZeRO-3 Sharding",
+        "FSDP",
+        "Context Parallelism",
+        "Interleaved Pipeline Schedules",
+        "3D Parallelism",
+        "Activation Recomputation",
+        "Zero-Bubble Pipelines",
+    ],
     "size": ["7B", "13B", "70B", "175B", "405B", "1T-Parameter"],
     "count": ["64", "256", "512", "1,024", "4,096", "10,000"],
-    "otask": ["Image Segmentation", "Text-to-Video Generation", "Mathematical Reasoning",
-              "Speech Recognition", "Protein Structure Prediction", "Code Generation",
-              "Visual Question Answering", "Robot Manipulation", "Machine Translation",
-              "Molecule Generation", "Open-Domain Dialogue", "3D Scene Reconstruction",
-              "Time-Series Forecasting", "Document Understanding", "Recommendation"],
-    "omethod": ["Contrastive Pretraining", "Diffusion Models", "Reinforcement Learning",
-                "Chain-of-Thought Prompting", "Retrieval Augmentation", "Preference Optimization",
-                "Self-Supervised Learning", "Graph Neural Networks", "Curriculum Learning",
-                "Synthetic Data", "Test-Time Scaling", "Knowledge Distillation"],
+    "otask": [
+        "Image Segmentation",
+        "Text-to-Video Generation",
+        "Mathematical Reasoning",
+        "Speech Recognition",
+        "Protein Structure Prediction",
+        "Code Generation",
+        "Visual Question Answering",
+        "Robot Manipulation",
+        "Machine Translation",
+        "Molecule Generation",
+        "Open-Domain Dialogue",
+        "3D Scene Reconstruction",
+        "Time-Series Forecasting",
+        "Document Understanding",
+        "Recommendation",
+    ],
+    "omethod": [
+        "Contrastive Pretraining",
+        "Diffusion Models",
+        "Reinforcement Learning",
+        "Chain-of-Thought Prompting",
+        "Retrieval Augmentation",
+        "Preference Optimization",
+        "Self-Supervised Learning",
+        "Graph Neural Networks",
+        "Curriculum Learning",
+        "Synthetic Data",
+        "Test-Time Scaling",
+        "Knowledge Distillation",
+    ],
 }
 
 CONTEXT = {
@@ -327,8 +555,7 @@ RESULTS = {
     "serving": [
         "Compared with vLLM and SGLang, {name} serves {x}x more requests per second at the "
         "same latency SLO and cuts time-to-first-token by {pct}%.",
-        "{name} improves goodput by {x}x on production traces with negligible loss in "
-        "accuracy.",
+        "{name} improves goodput by {x}x on production traces with negligible loss in accuracy.",
     ],
     "parallel": [
         "{name} achieves {pct}% model FLOPs utilization and trains {x}x faster than "
@@ -343,10 +570,19 @@ RESULTS = {
     ],
 }
 HARDWARE = [
-    "{count_small} A100 GPUs", "a single H100 80GB GPU", "{count} H800 GPUs across {nodes} "
-    "nodes", "8 H100 GPUs connected by NVLink", "AMD MI300X GPUs", "a cluster of {count} "
-    "A100-40GB GPUs", "TPU v5e pods", "an RTX 4090", "Ascend 910B NPUs", "a Jetson AGX Orin",
-    "{count_small} L40S GPUs", "B200 GPUs", "{count} MI250X GPUs on Frontier",
+    "{count_small} A100 GPUs",
+    "a single H100 80GB GPU",
+    "{count} H800 GPUs across {nodes} nodes",
+    "8 H100 GPUs connected by NVLink",
+    "AMD MI300X GPUs",
+    "a cluster of {count} A100-40GB GPUs",
+    "TPU v5e pods",
+    "an RTX 4090",
+    "Ascend 910B NPUs",
+    "a Jetson AGX Orin",
+    "{count_small} L40S GPUs",
+    "B200 GPUs",
+    "{count} MI250X GPUs on Frontier",
 ]
 HW_SENTENCES = [
     "All experiments run on {hwphrase}.",
@@ -412,14 +648,34 @@ OTHER_LINKS = [
     "The benchmark is hosted at https://huggingface.co/datasets/{owner}/{repo}.",
 ]
 OWNERS = [
-    "nvidia", "deepseek-ai", "sgl-project", "vllm-project", "microsoft", "google-research",
-    "facebookresearch", "mit-han-lab", "hao-ai-lab", "thu-ml", "alibaba", "bytedance",
-    "snowflakedb", "Dao-AILab", "HazyResearch", "stanford-futuredata", "openai", "ROCm",
+    "nvidia",
+    "deepseek-ai",
+    "sgl-project",
+    "vllm-project",
+    "microsoft",
+    "google-research",
+    "facebookresearch",
+    "mit-han-lab",
+    "hao-ai-lab",
+    "thu-ml",
+    "alibaba",
+    "bytedance",
+    "snowflakedb",
+    "Dao-AILab",
+    "HazyResearch",
+    "stanford-futuredata",
+    "openai",
+    "ROCm",
 ]
 ORGS = [
-    ("deepseek-ai", "DeepSeek"), ("nvidia", "NVIDIA"), ("google", "Google"),
-    ("meta-llama", "Meta Llama"), ("Qwen", "Qwen"), ("microsoft", "Microsoft"),
-    ("Zyphra", "Zyphra"), ("bytedance-research", "ByteDance Seed"),
+    ("deepseek-ai", "DeepSeek"),
+    ("nvidia", "NVIDIA"),
+    ("google", "Google"),
+    ("meta-llama", "Meta Llama"),
+    ("Qwen", "Qwen"),
+    ("microsoft", "Microsoft"),
+    ("Zyphra", "Zyphra"),
+    ("bytedance-research", "ByteDance Seed"),
 ]
 
 
@@ -440,8 +696,22 @@ class _Gen:
 
     def fill(self, template: str, theme_fill: dict[str, str]) -> str:
         values = dict(theme_fill)
-        for key in ("adj", "kobj", "kop", "kop2", "kctx", "hw", "hw2", "mctx", "mtech", "stech",
-                    "kvop", "ptech", "size", "count"):
+        for key in (
+            "adj",
+            "kobj",
+            "kop",
+            "kop2",
+            "kctx",
+            "hw",
+            "hw2",
+            "mctx",
+            "mtech",
+            "stech",
+            "kvop",
+            "ptech",
+            "size",
+            "count",
+        ):
             if "{" + key + "}" in template:
                 values[key] = self.pick(FILL[key])
         values.setdefault("x", f"{self.rng.uniform(1.2, 9.5):.1f}")
@@ -452,9 +722,7 @@ class _Gen:
         return template.format(**values)
 
     def name(self, theme: str) -> str:
-        return (
-            self.pick(NAME_PREFIXES) + self.pick(NAME_ROOTS[theme]) + self.pick(NAME_SUFFIXES)
-        )
+        return self.pick(NAME_PREFIXES) + self.pick(NAME_ROOTS[theme]) + self.pick(NAME_SUFFIXES)
 
     def title(self, theme: str, name: str, theme_fill: dict[str, str]) -> str:
         for attempt in range(50):
@@ -493,8 +761,9 @@ class _Gen:
             # Any day of the previous year: its date line prints the year, and the parser infers
             # the page's year as that year + 1 (Daily Papers prints years only for other years).
             start = dt.date(page_date.year - 1, 1, 1)
-            published = start + dt.timedelta(days=rng.randrange((page_date.replace(
-                month=1, day=1) - start).days))
+            published = start + dt.timedelta(
+                days=rng.randrange((page_date.replace(month=1, day=1) - start).days)
+            )
         else:
             published = page_date - dt.timedelta(days=rng.randint(0, 9))
         upvotes = None if rng.random() < 0.12 else min(int(rng.paretovariate(0.8)) - 1, 999)
@@ -530,8 +799,9 @@ class _Gen:
         hardware_share = 0.15 if theme == "other" else 0.6
         if rng.random() < hardware_share:
             hwphrase = self.fill(self.pick(HARDWARE), theme_fill)
-            sentences.append(self.fill(self.pick(HW_SENTENCES), {**theme_fill,
-                                                                  "hwphrase": hwphrase}))
+            sentences.append(
+                self.fill(self.pick(HW_SENTENCES), {**theme_fill, "hwphrase": hwphrase})
+            )
         sentences.append(self.fill(self.pick(RESULTS[theme]), theme_fill))
         target = rng.randint(1300, 1750)
         generic = GENERIC[:]
@@ -544,12 +814,14 @@ class _Gen:
         repo = theme_fill["name"].lower().replace("+", "p")
         if rng.random() < link_share:
             owner = self.pick(OWNERS)
-            sentences.append(self.fill(self.pick(CODE_SENTENCES),
-                                       {**theme_fill, "owner": owner, "repo": repo}))
+            sentences.append(
+                self.fill(self.pick(CODE_SENTENCES), {**theme_fill, "owner": owner, "repo": repo})
+            )
         elif rng.random() < 0.08:
             owner = self.pick(OWNERS)
-            sentences.append(self.fill(self.pick(OTHER_LINKS),
-                                       {**theme_fill, "owner": owner, "repo": repo}))
+            sentences.append(
+                self.fill(self.pick(OTHER_LINKS), {**theme_fill, "owner": owner, "repo": repo})
+            )
         return " ".join(sentences)
 
 
