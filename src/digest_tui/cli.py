@@ -41,18 +41,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    from digest_tui.commands.common import CommandError
-    from digest_tui.config import AppContext, ConfigError
-    from digest_tui.store.db import StoreError
+    from digest_tui.config import AppContext
+    from digest_tui.errors import DigestError
 
     if not args_list:
         try:
             from digest_tui.tui.app import run_app
 
             return run_app(AppContext())
-        except (ConfigError, StoreError) as exc:
+        except DigestError as exc:
             print(f"digest-tui: {exc}", file=sys.stderr)
-            return 1
+            return exc.exit_status
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command is None:
@@ -60,9 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(AppContext(), args) or 0)
-    except (CommandError, ConfigError, StoreError) as exc:
+    except DigestError as exc:
         print(f"digest-tui: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_status
     except BrokenPipeError:
         # `digest-tui papers | head` closes the pipe early; that is not an error.
         sys.stderr.close()

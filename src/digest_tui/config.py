@@ -14,12 +14,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from digest_tui.errors import ConfigError
+
 APP_NAME = "digest-tui"
 HOME_ENV = "DIGEST_TUI_HOME"
-
-
-class ConfigError(Exception):
-    """The config file exists but cannot be used; the message names the file and field."""
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from pathlib import Path
 from digest_tui.config import AppContext
 from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
+from digest_tui.errors import PageFormatError
 from digest_tui.models import ImportWarning
-from digest_tui.sources.hf_page import PageFormatError, parse_page
+from digest_tui.sources.hf_page import parse_page
 from digest_tui.store.db import connect
 from digest_tui.store.fits import install_fits
 from digest_tui.store.library import ImportReport, Library, content_hash

@@ -42,6 +42,6 @@ def test_bad_config_is_reported_with_file_and_field(home, capsys):
     (home / "config" / "config.yaml").write_text(
         "machines:\n  - name: x\n    devices: [{id: h100, count: 0}]\n", encoding="utf-8"
     )
-    assert main(["show", "flashmoe"]) == 1
+    assert main(["show", "flashmoe"]) == 2
     err = capsys.readouterr().err
     assert "config.yaml" in err and "machines.0.devices.0.count" in err

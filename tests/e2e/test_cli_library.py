@@ -133,7 +133,7 @@ def test_import_bad_files_names_them_and_imports_the_rest(home, capsys, tmp_path
 
 def test_unknown_id_is_a_clear_error(home, capsys):
     code, _, err = run(capsys, "show", "no-such-paper")
-    assert code == 1
+    assert code == 2
     assert "no paper with id 'no-such-paper'" in err
 
 

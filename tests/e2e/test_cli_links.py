@@ -37,7 +37,7 @@ def test_links_check_reports_file_line_and_problem(home, capsys, tmp_path: Path)
         encoding="utf-8",
     )
     code, _, err = run(capsys, "links", "check", str(bad))
-    assert code == 1
+    assert code == 2
     assert f"{bad / 'x.yaml'}:" in err
     assert "colour" in err
     assert "problem(s)" in err
@@ -66,7 +66,7 @@ def test_open_print_and_refusals(home, capsys):
     code, out, _ = run(capsys, "open", "galvatron", "--paper", "--print")
     assert out.startswith("https://arxiv.org/search/?searchtype=title&query=Galvatron")
     code, _, err = run(capsys, "open", "flashmoe", "--repo", "9", "--print")
-    assert code == 1 and "--repo 9" in err
+    assert code == 2 and "--repo 9" in err
 
 
 def test_links_health_against_a_loopback_github(home, capsys, monkeypatch):

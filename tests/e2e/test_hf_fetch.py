@@ -599,10 +599,10 @@ def test_unreachable_host_is_not_retried_and_fails_fast_for_every_day(home, libr
 
 def test_bad_options_and_endpoint_are_reported(home, capsys, monkeypatch):
     code, _, err = cli(capsys, "fetch", "--week", "2025-23")
-    assert code == 1 and "digest-tui: --week: expected a week such as 2025-W23" in err
+    assert code == 2 and "digest-tui: --week: expected a week such as 2025-W23" in err
     monkeypatch.setenv("HF_ENDPOINT", "huggingface.co")
     code, _, err = cli(capsys, "fetch", "--date", "2025-06-05")
-    assert code == 1 and "HF_ENDPOINT: expected an http(s) URL" in err
+    assert code == 2 and "HF_ENDPOINT: expected an http(s) URL" in err
 
 
 def test_a_corrupt_cache_file_is_ignored(hub, library, home):

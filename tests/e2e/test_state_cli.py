@@ -70,7 +70,7 @@ def test_tags(ids, capsys):
     obj = next(p for p in papers(capsys) if p["id"] == a)
     assert obj["tags"] == ["toread"]
     code, _, err = run(capsys, "tag", a, "two words")
-    assert code == 1 and "invalid tag 'two words'" in err
+    assert code == 2 and "invalid tag 'two words'" in err
 
 
 def test_note_from_stdin_show_search_and_conflict(ids, capsys, monkeypatch):
@@ -100,7 +100,7 @@ def test_note_from_stdin_show_search_and_conflict(ids, capsys, monkeypatch):
     assert code == 0
     assert library.state.note(a).conflicts == []
     code, _, err = run(capsys, "note", a, "--keep", "zz:9")
-    assert code == 1 and "no version 'zz:9'" in err
+    assert code == 2 and "no version 'zz:9'" in err
     run(capsys, "note", a, "--delete")
     assert papers(capsys, "--search", "has:notes") == []
 
@@ -117,7 +117,7 @@ def test_note_in_the_editor(ids, capsys, monkeypatch):
     assert out.strip() == "written in the editor"
     monkeypatch.setenv("EDITOR", f"{shlex.quote(sys.executable)} -c 'raise SystemExit(3)'")
     code, _, err = run(capsys, "note", a)
-    assert code == 1 and "exited with status 3" in err
+    assert code == 2 and "exited with status 3" in err
 
 
 def test_reading_lists(ids, capsys):
@@ -126,7 +126,7 @@ def test_reading_lists(ids, capsys):
     assert "no reading lists" in out
     assert run(capsys, "list", "create", "Thesis")[0] == 0
     code, _, err = run(capsys, "list", "create", "thesis")
-    assert code == 1 and "already exists" in err
+    assert code == 2 and "already exists" in err
     run(capsys, "list", "add", "thesis", a, b, c)
     run(capsys, "list", "move", "thesis", c, "--to", "1")
     run(capsys, "list", "move", "thesis", a, "--after", b)
@@ -141,9 +141,9 @@ def test_reading_lists(ids, capsys):
     code, out, _ = run(capsys, "list", "--format", "json")
     assert [(x["name"], x["count"]) for x in json.loads(out)] == [("Done", 2)]
     code, _, err = run(capsys, "list", "add", "nope", a)
-    assert code == 1 and "no reading list named 'nope'" in err
+    assert code == 2 and "no reading list named 'nope'" in err
     code, _, err = run(capsys, "list", "move", "done", b, "--to", "1")
-    assert code == 1 and "is not in list 'Done'" in err
+    assert code == 2 and "is not in list 'Done'" in err
     run(capsys, "list", "delete", "done")
     assert papers(capsys, "--search", "list:done") == []
 
@@ -156,7 +156,7 @@ def test_errors_name_the_id(home, capsys):
         ["read", "no-such-paper"],
     ):
         code, _, err = run(capsys, *argv)
-        assert code == 1 and "no-such-paper" in err, argv
+        assert code == 2 and "no-such-paper" in err, argv
 
 
 def test_export_formats(ids, capsys, tmp_path):
@@ -196,4 +196,4 @@ def test_export_formats(ids, capsys, tmp_path):
     assert code == 0 and "exported 2 papers" in err
     assert target.read_text(encoding="utf-8").startswith("# Reading list")
     code, _, err = run(capsys, "export", "--output", str(tmp_path / "missing" / "x.bib"))
-    assert code == 1 and "cannot write" in err
+    assert code == 2 and "cannot write" in err

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from digest_tui.errors import RemoteError
 from digest_tui.store.ops import derived_snapshot
 from digest_tui.sync.engine import SyncEngine, init_remote
-from digest_tui.sync.remote import FolderRemote, RemoteError
+from digest_tui.sync.remote import FolderRemote
 from tests.unit.state_support import PAPERS, Replica, replica
 
 

@@ -7,10 +7,8 @@ from pathlib import Path
 import pytest
 
 from digest_tui.enrich.hardware import suggest_hardware
-from digest_tui.enrich.hardware_catalog import (
-    HardwareCatalogError,
-    load_hardware_catalog,
-)
+from digest_tui.enrich.hardware_catalog import load_hardware_catalog
+from digest_tui.errors import HardwareCatalogError
 
 REQUIRED_IDS = {
     "h100", "h100-pcie", "h200", "h800", "gh200", "b200", "a100", "a800", "v100", "p100",

@@ -17,15 +17,10 @@ from pathlib import Path
 import pytest
 
 from digest_tui.enrich.hardware_catalog import HardwareCatalog, load_hardware_catalog
-from digest_tui.enrich.hardware_eval import (
-    EvalDataError,
-    evaluate,
-    format_report,
-    load_labels,
-    read_digest_papers,
-)
+from digest_tui.enrich.hardware_eval import evaluate, format_report, load_labels, read_digest_papers
 from digest_tui.enrich.hardware_gate import Gated, Lowered, triggers
 from digest_tui.enrich.hardware_text import _CUE_PATTERNS
+from digest_tui.errors import EvalDataError
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "fixtures" / "eval" / "hardware.yaml"

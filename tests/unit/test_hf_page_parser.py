@@ -6,8 +6,9 @@ import datetime as dt
 
 import pytest
 
+from digest_tui.errors import PageFormatError
 from digest_tui.ids import title_paper_id
-from digest_tui.sources.hf_page import PageFormatError, infer_page_year, parse_file, parse_page
+from digest_tui.sources.hf_page import infer_page_year, parse_file, parse_page
 from tests.conftest import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_DEC30, SEED_JAN08
 
 

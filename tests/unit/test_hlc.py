@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from digest_tui.sync.clock import MAX_COUNTER, ClockError, HybridClock, Stamp
+from digest_tui.errors import ClockError
+from digest_tui.sync.clock import MAX_COUNTER, HybridClock, Stamp
 
 DAY_MS = 86_400_000
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from digest_tui.errors import OpFormatError, OpsError
 from digest_tui.ids import title_key
 from digest_tui.store.ops import (
     Op,
-    OpFormatError,
-    OpsError,
     apply_ops,
     derived_snapshot,
     mark_synced,

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from digest_tui.errors import PwcFormatError
 from digest_tui.sources.pwc_links import (
-    PwcFormatError,
     PwcLink,
     PwcProblem,
     collect_pwc_repos,

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from digest_tui.config import DeviceCount, Machine
 from digest_tui.enrich.pipeline import Enricher
+from digest_tui.errors import PositionError
 from digest_tui.search_syntax import parse_search
 from digest_tui.serialize import paper_json
 from digest_tui.store import positions
@@ -188,5 +189,5 @@ def test_spread_and_append_keys_stay_short():
     for _ in range(1000):
         last = positions.key_between(last, None)
     assert len(last) <= 20
-    with pytest.raises(positions.PositionError):
+    with pytest.raises(PositionError):
         positions.key_between("b", "a")

@@ -6,9 +6,10 @@ import sqlite3
 
 import pytest
 
+from digest_tui.errors import StoreError
 from digest_tui.models import Paper
 from digest_tui.sources.hf_page import parse_file, parse_page
-from digest_tui.store.db import StoreError, connect, migrations, schema_version
+from digest_tui.store.db import connect, migrations, schema_version
 from digest_tui.store.library import Library, content_hash
 from digest_tui.store.query import PaperQuery
 from tests.conftest import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_JAN08

@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from digest_tui.store.ops import OpsError
-from digest_tui.sync.engine import SyncError
+from digest_tui.errors import OpsError, SyncError
 from digest_tui.sync.segments import MARKER
 from tests.unit.state_support import DAY_MS, PAPERS, import_papers
 from tests.unit.sync_support import Node

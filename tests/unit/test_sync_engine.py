@@ -8,7 +8,8 @@ import shutil
 
 import pytest
 
-from digest_tui.sync.engine import RemoteMissing, SyncEngine, SyncError
+from digest_tui.errors import RemoteMissing, SyncError
+from digest_tui.sync.engine import SyncEngine
 from digest_tui.sync.remote import FolderRemote
 from digest_tui.sync.segments import MARKER, SegmentName, encode_segment
 from tests.unit.state_support import DAY_MS, PAPERS, import_papers
@@ -349,9 +350,10 @@ def test_status_reports_devices_and_pending_changes(folder):
 
 
 def test_two_syncs_of_one_library_at_once_are_refused(tmp_path, folder):
+    from digest_tui.errors import SyncBusy
     from digest_tui.store.db import connect
     from digest_tui.store.library import Library
-    from digest_tui.sync.engine import SyncBusy, init_remote
+    from digest_tui.sync.engine import init_remote
 
     library = Library(connect(tmp_path / "lib.sqlite3"), None)
     init_remote(library, str(folder))

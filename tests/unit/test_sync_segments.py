@@ -9,11 +9,11 @@ import json
 
 import pytest
 
+from digest_tui.errors import SegmentError
 from digest_tui.store.ops import Op, PaperRef
 from digest_tui.sync.clock import HybridClock
 from digest_tui.sync.segments import (
     Manifest,
-    SegmentError,
     SegmentName,
     classify,
     decode_segment,

@@ -7,16 +7,16 @@ import types
 
 import pytest
 
+from digest_tui.errors import CredentialsError, RemoteAuthError, RemoteError, RemoteNotFound
 from digest_tui.sync.credentials import (
     PASSWORD_ENV,
     USER_ENV,
     Credentials,
-    CredentialsError,
     find_credentials,
     store_in_keyring,
 )
 from digest_tui.sync.engine import SyncEngine, init_remote
-from digest_tui.sync.remote import RemoteAuthError, RemoteError, RemoteNotFound, normalize_spec
+from digest_tui.sync.remote import normalize_spec
 from digest_tui.sync.webdav import WebDavRemote
 from tests.unit.state_support import PAPERS, replica
 from tests.webdav_server import PASSWORD, USER, serve_webdav

@@ -14,14 +14,8 @@ from digest_tui.enrich.topic_eval import (
     load_labels,
     read_digest_papers,
 )
-from digest_tui.enrich.topics import (
-    KEYWORD_SEPARATOR,
-    Taxonomy,
-    TaxonomyError,
-    classify,
-    explain,
-    load_taxonomy,
-)
+from digest_tui.enrich.topics import KEYWORD_SEPARATOR, Taxonomy, classify, explain, load_taxonomy
+from digest_tui.errors import TaxonomyError
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILTIN = ["kernels", "moe", "serving", "training-parallelism"]

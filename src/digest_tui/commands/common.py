@@ -10,12 +10,9 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
 from digest_tui.store.library import Library
 from digest_tui.textsafe import one_line
-
-
-class CommandError(Exception):
-    """A user-facing failure: printed as 'digest-tui: <message>', exit status 1."""
 
 
 def open_for_command(ctx: AppContext) -> Library:

@@ -15,9 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from digest_tui.commands.common import CommandError, add_format, open_for_command, write_json
+from digest_tui.commands.common import add_format, open_for_command, write_json
 from digest_tui.commands.library_cmds import add_query_arguments, query_from_args
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
 
 FORMATS = ("bibtex", "markdown", "csl-json", "json")
 

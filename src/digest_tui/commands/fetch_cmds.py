@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from digest_tui.commands.common import CommandError
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
 
 _MAX_ERROR_LINES = 10
 
@@ -90,7 +90,7 @@ def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
     if not report.ok:
         hint = "" if args.offline else " (days fetched before can be imported with --offline)"
         first = report.errors[0] if report.errors else "no answer"
-        raise CommandError(f"nothing fetched: {first}{hint}")
+        raise CommandError(f"nothing fetched: {first}{hint}", exit_status=1)
     for digest_id in report.digests:
         print(digest_id)
     if report.empty:

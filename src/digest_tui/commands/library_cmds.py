@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from digest_tui.commands.common import (
-    CommandError,
     add_format,
     open_for_command,
     resolve_or_fail,
@@ -17,6 +16,7 @@ from digest_tui.commands.common import (
     write_table,
 )
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
 from digest_tui.store.query import PaperQuery
 from digest_tui.textsafe import printable
 
@@ -100,7 +100,7 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
         f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged papers"
     )
     if report.failed:
-        raise CommandError(f"{len(report.failed)} file(s) could not be imported")
+        raise CommandError(f"{len(report.failed)} file(s) could not be imported", exit_status=1)
     return 0
 
 

@@ -6,13 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from digest_tui.commands.common import (
-    CommandError,
-    open_for_command,
-    resolve_or_fail,
-    write_json,
-)
+from digest_tui.commands.common import open_for_command, resolve_or_fail, write_json
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,7 +75,8 @@ def cmd_links_check(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.sources.pwc_links import PwcFormatError, collect_pwc_repos
+    from digest_tui.errors import PwcFormatError
+    from digest_tui.sources.pwc_links import collect_pwc_repos
 
     if not args.path.exists():
         raise CommandError(f"{args.path}: no such file")

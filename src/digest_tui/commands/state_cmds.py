@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from digest_tui.commands.common import (
-    CommandError,
     add_format,
     open_for_command,
     resolve_or_fail,
@@ -26,8 +25,9 @@ from digest_tui.commands.common import (
     write_table,
 )
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError, OpsError
 from digest_tui.store.library import Library
-from digest_tui.store.ops import NoteVersion, OpsError
+from digest_tui.store.ops import NoteVersion
 from digest_tui.textsafe import printable
 
 Handler = Callable[[AppContext, argparse.Namespace], int]
@@ -38,7 +38,7 @@ _CONFLICT_END = ">>>>>>> end of conflicting versions"
 
 
 def _state_errors(func: Handler) -> Handler:
-    """StateError and friends become CommandError: 'digest-tui: <message>', exit 1."""
+    """StateError and friends become CommandError: 'digest-tui: <message>', exit 2."""
 
     def wrapper(ctx: AppContext, args: argparse.Namespace) -> int:
         try:

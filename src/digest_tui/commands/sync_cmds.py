@@ -15,8 +15,9 @@ import argparse
 import sys
 from typing import Any
 
-from digest_tui.commands.common import CommandError, add_format, open_for_command, write_json
+from digest_tui.commands.common import add_format, open_for_command, write_json
 from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
 from digest_tui.textsafe import printable
 
 
@@ -84,13 +85,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _errors(func: Any) -> Any:
     def wrapper(ctx: AppContext, args: argparse.Namespace) -> int:
-        from digest_tui.sync.credentials import CredentialsError
-        from digest_tui.sync.engine import SyncError
+        from digest_tui.errors import CredentialsError, SyncError
 
         try:
             return int(func(ctx, args) or 0)
         except (SyncError, CredentialsError) as exc:
-            raise CommandError(printable(str(exc))) from None
+            raise CommandError(printable(str(exc)), exit_status=exc.exit_status) from None
 
     return wrapper
 
@@ -174,12 +174,12 @@ def cmd_init(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def normalize_spec_or_fail(normalize: Any, spec: str) -> tuple[str, bool]:
-    from digest_tui.sync.remote import RemoteError
+    from digest_tui.errors import RemoteError
 
     try:
         return normalize(spec)
     except RemoteError as exc:
-        raise CommandError(printable(str(exc))) from None
+        raise CommandError(printable(str(exc)), exit_status=exc.exit_status) from None
 
 
 @_errors

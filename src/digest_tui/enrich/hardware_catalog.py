@@ -18,16 +18,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from digest_tui.errors import HardwareCatalogError
+
 CATALOG_FILE = "hardware.yaml"
 _SECTIONS = ("features", "architectures", "devices", "systems", "models")
 _MAPPINGS = ("ladders", "vendor_aliases")
 
 DeviceKind = Literal["gpu", "npu", "tpu", "cpu", "soc", "accelerator"]
 Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
-
-
-class HardwareCatalogError(Exception):
-    """The catalog (packaged or the user's) cannot be used; the message names file and field."""
 
 
 class _Entry(BaseModel):

@@ -25,13 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from digest_tui.enrich.hardware import HardwareSuggestion, suggest_hardware
 from digest_tui.enrich.hardware_catalog import HardwareCatalog
+from digest_tui.errors import EvalDataError
 
 SCALES = ("single-device", "single-node", "multi-node", "edge", "unknown")
 NAMED_SOURCES = frozenset({"named", "system", "curated"})
-
-
-class EvalDataError(Exception):
-    """The label file (or the digests) cannot be used; the message names the file."""
 
 
 class _Label(BaseModel):

@@ -19,11 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from digest_tui.enrich.topics import Taxonomy, classify, explain
+from digest_tui.errors import EvalDataError
 from digest_tui.models import TopicEvidence
-
-
-class EvalDataError(Exception):
-    """The label file (or the digests) cannot be used; the message names the file."""
 
 
 class _Label(BaseModel):

@@ -40,6 +40,7 @@ from pydantic import (
     model_validator,
 )
 
+from digest_tui.errors import TaxonomyError
 from digest_tui.models import TopicEvidence
 
 TAXONOMY_FILE = "taxonomy.yaml"
@@ -59,10 +60,6 @@ _PHRASE_GAP = r"[\s\-\u2010-\u2015]*"
 _URL_SCHEME = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _URL_DOMAIN = re.compile(r"\.(?:com|org|io|ai|net|dev)/", re.IGNORECASE)
 _UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")
-
-
-class TaxonomyError(Exception):
-    """A taxonomy file cannot be used; the message names the file and the field."""
 
 
 class _Strict(BaseModel):

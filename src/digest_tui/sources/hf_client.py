@@ -30,6 +30,7 @@ from urllib.parse import urlencode, urlsplit
 import httpx
 
 from digest_tui import __version__
+from digest_tui.errors import FetchCancelled, FetchError, Unreachable
 from digest_tui.sources.hf_cache import CachedResponse, ResponseCache
 from digest_tui.textsafe import one_line
 
@@ -39,18 +40,6 @@ API_PATH = "/api/daily_papers"
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a page of 50 items is ~100 kB; anything huge is wrong
 
 PageOrigin = Literal["network", "revalidated", "cache", "fallback"]
-
-
-class FetchError(Exception):
-    """A page could not be had from the network or the cache; the message says why."""
-
-
-class Unreachable(FetchError):
-    """The host could not be reached at all (refused, DNS, no route, connect timeout)."""
-
-
-class Cancelled(FetchError):
-    """The caller asked the fetch to stop (Ctrl-C, or the TUI closing)."""
 
 
 def resolve_endpoint(base_url: str | None = None) -> str:
@@ -173,7 +162,7 @@ class HfClient:
         """
         label = f"GET {url}" + (f" ({what})" if what else "")
         if self.cancel.is_set():
-            raise Cancelled(f"{label}: cancelled")
+            raise FetchCancelled(f"{label}: cancelled")
         cached = self._cached(url)
         if self.offline or self.unreachable:
             if cached is not None:
@@ -194,7 +183,7 @@ class HfClient:
         try:
             return self._download(url, label, cached)
         except FetchError as exc:
-            if cached is None or isinstance(exc, Cancelled):
+            if cached is None or isinstance(exc, FetchCancelled):
                 raise
             self._count("fallback")
             return Page(
@@ -260,7 +249,7 @@ class HfClient:
         for attempt in range(1, self.max_attempts + 1):
             waited_until = self._wait_for_pause(waited_until)
             if self.cancel.is_set():
-                raise Cancelled(f"{label}: cancelled")
+                raise FetchCancelled(f"{label}: cancelled")
             if self.unreachable:
                 raise Unreachable(self.unreachable)
             self._count("requests")

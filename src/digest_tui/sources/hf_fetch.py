@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Literal
 
 import httpx
 
+from digest_tui.errors import FetchError
 from digest_tui.models import ImportWarning
 from digest_tui.sources.hf_api import Period, build_digests, parse_date, parse_items
 from digest_tui.sources.hf_cache import ResponseCache
-from digest_tui.sources.hf_client import FetchError, HfClient, Page
+from digest_tui.sources.hf_client import HfClient, Page
 
 if TYPE_CHECKING:
     from digest_tui.store.library import Library

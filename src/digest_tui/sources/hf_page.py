@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from digest_tui.errors import PageFormatError
 from digest_tui.ids import paper_id
 from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest
 from digest_tui.textsafe import strip_control
@@ -51,10 +52,6 @@ _HEADER_LINES = {
 # Titles are short and are not prose; abstracts are long and made of sentences.
 _TITLE_MAX_CHARS = 300
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z(]")
-
-
-class PageFormatError(ValueError):
-    """The input is not a Daily Papers page at all; the message names the file and the problem."""
 
 
 @dataclass

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from digest_tui.errors import PwcFormatError
 from digest_tui.ids import normalize_arxiv_id, normalize_title
 from digest_tui.models import Repo
 
@@ -82,10 +83,6 @@ class PwcProblem:
         where = f"record {self.index}" if self.index is not None else "file"
         what = f" field {self.field}" if self.field else ""
         return f"{where}{what}: {self.message}"
-
-
-class PwcFormatError(ValueError):
-    """The file is not a JSON array at all (nothing could be streamed from it)."""
 
 
 # --- streaming ------------------------------------------------------------------------------

@@ -14,11 +14,9 @@ from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
+from digest_tui.errors import StoreError
+
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
-
-
-class StoreError(Exception):
-    """The library file cannot be used; the message says which file and why."""
 
 
 def migrations() -> list[tuple[int, str, str]]:

@@ -29,10 +29,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from digest_tui.errors import ClockError, OpFormatError, OpsError
 from digest_tui.ids import normalize_arxiv_id
 from digest_tui.store import positions
 from digest_tui.store.db import transaction
-from digest_tui.sync.clock import ClockError, HybridClock, Stamp, check_device_id, system_wall_ms
+from digest_tui.sync.clock import HybridClock, Stamp, check_device_id, system_wall_ms
 from digest_tui.textsafe import CONTROL_CHARS
 
 OP_FORMAT = 1
@@ -45,14 +46,6 @@ KNOWN_KINDS = PAPER_KINDS | LIST_KINDS | MEMBER_KINDS
 _OP_ID = re.compile(r"^([A-Za-z0-9_]{1,64}):([1-9][0-9]{0,17})$")
 _TAG = re.compile(r"^[\w.+#/:@-]{1,64}$")
 _MAX_TEXT = 1_000_000
-
-
-class OpsError(Exception):
-    """Ops cannot be stored or applied; the message names the op and the problem."""
-
-
-class OpFormatError(OpsError):
-    """An op (typically from another device) is malformed."""
 
 
 @dataclass(frozen=True)

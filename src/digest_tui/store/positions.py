@@ -9,13 +9,11 @@ room between two distinct keys.
 
 from __future__ import annotations
 
+from digest_tui.errors import PositionError
+
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _BASE = len(DIGITS)
 _INDEX = {ch: i for i, ch in enumerate(DIGITS)}
-
-
-class PositionError(ValueError):
-    pass
 
 
 def valid(key: str) -> bool:

@@ -22,10 +22,6 @@ _SORTS = {
 }
 
 
-class QueryError(ValueError):
-    """A filter that cannot be applied; the message says which and why."""
-
-
 @dataclass
 class PaperQuery:
     topic: str | None = None  # a topic id, or "other" for papers in no topic

@@ -20,12 +20,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from digest_tui.errors import OpsError, StateError
 from digest_tui.store import positions
 from digest_tui.store.db import transaction
 from digest_tui.store.ops import (
     LocalWriter,
     NoteVersion,
-    OpsError,
     list_derived,
     normalize_tag,
     paper_derived,
@@ -38,10 +38,6 @@ if TYPE_CHECKING:
 
 _MAX_LIST_NAME = 100
 _LAST_VISIT = "last_visit"
-
-
-class StateError(OpsError):
-    """A user-state change cannot be made; the message names the paper or list and why."""
 
 
 @dataclass(frozen=True)

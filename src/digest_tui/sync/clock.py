@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from digest_tui.errors import ClockError
+
 # 16 decimal digits of milliseconds last beyond the year 300,000; 6 digits of counter allow a
 # million events inside one millisecond (a bulk tag of 100,000 papers) before spilling over.
 _WALL_DIGITS = 16
@@ -26,10 +28,6 @@ MAX_COUNTER = 10**_COUNTER_DIGITS - 1
 
 DEVICE_ID = re.compile(r"^[A-Za-z0-9_]{1,64}$")
 _STAMP = re.compile(rf"^(\d{{{_WALL_DIGITS}}})-(\d{{{_COUNTER_DIGITS}}})-([A-Za-z0-9_]{{1,64}})$")
-
-
-class ClockError(ValueError):
-    """A malformed stamp or device id, or a remote stamp beyond the allowed drift."""
 
 
 def system_wall_ms() -> int:

@@ -18,12 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from digest_tui.errors import CredentialsError
+
 USER_ENV = "DIGEST_TUI_SYNC_USER"
 PASSWORD_ENV = "DIGEST_TUI_SYNC_PASSWORD"
-
-
-class CredentialsError(Exception):
-    """Credentials cannot be read or stored; the message contains none."""
 
 
 @dataclass(frozen=True)

@@ -37,18 +37,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from digest_tui import __version__
-from digest_tui.store.db import transaction
-from digest_tui.store.ops import (
-    Op,
+from digest_tui.errors import (
     OpsError,
-    PaperRef,
-    apply_ops,
-    device_id,
-    mark_synced,
-    unsynced_ops,
+    RemoteError,
+    RemoteMissing,
+    RemoteNotFound,
+    SegmentError,
+    SyncBusy,
+    SyncCancelled,
+    SyncError,
 )
+from digest_tui.store.db import transaction
+from digest_tui.store.ops import Op, PaperRef, apply_ops, device_id, mark_synced, unsynced_ops
 from digest_tui.sync.clock import system_wall_ms
-from digest_tui.sync.remote import Entry, Remote, RemoteError, RemoteNotFound, age_seconds
+from digest_tui.sync.remote import Entry, Remote, age_seconds
 from digest_tui.sync.segments import (
     MARKER,
     MARKER_BYTES,
@@ -56,7 +58,6 @@ from digest_tui.sync.segments import (
     MAX_SEGMENT_BYTES,
     SEGMENTS_DIR,
     Manifest,
-    SegmentError,
     SegmentName,
     classify,
     decode_segment,
@@ -87,22 +88,6 @@ MANIFEST_RECHECK_SECONDS = 3600  # read a manifest this old again even if its ET
 _WIRE = (
     "op_id, device, counter, hlc, kind, paper_id, title_key, arxiv_id, list_id, payload, created_at"
 )
-
-
-class SyncError(Exception):
-    """Sync cannot go on; the message says why and what to do (and holds no credentials)."""
-
-
-class RemoteMissing(SyncError):
-    """The remote has no marker: empty, unmounted, or never initialised."""
-
-
-class SyncBusy(SyncError):
-    """Another sync of this library is running."""
-
-
-class SyncCancelled(SyncError):
-    """The caller cancelled the sync."""
 
 
 @dataclass(frozen=True)
@@ -249,7 +234,8 @@ def _set_meta(conn: sqlite3.Connection, key: str, value: str | None) -> None:
 
 def make_remote(conn: sqlite3.Connection, spec: str | None = None, **options: Any) -> Remote:
     """The remote configured for this library (or `spec`), with WebDAV credentials looked up."""
-    from digest_tui.sync.credentials import CredentialsError, find_credentials
+    from digest_tui.errors import CredentialsError
+    from digest_tui.sync.credentials import find_credentials
     from digest_tui.sync.remote import is_url, normalize_spec, open_remote
 
     spec = spec or configured_remote(conn)

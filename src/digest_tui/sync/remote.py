@@ -21,17 +21,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-
-class RemoteError(Exception):
-    """The remote cannot be used; the message is safe to show (no credentials)."""
-
-
-class RemoteNotFound(RemoteError):
-    """A file or directory the caller asked for is not there."""
-
-
-class RemoteAuthError(RemoteError):
-    """The server refused the credentials (or none were found)."""
+from digest_tui.errors import RemoteError, RemoteNotFound
 
 
 @dataclass(frozen=True)

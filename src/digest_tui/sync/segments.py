@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from digest_tui.store.ops import Op, OpFormatError
+from digest_tui.errors import OpFormatError, SegmentError
+from digest_tui.store.ops import Op
 from digest_tui.sync.clock import DEVICE_ID
 
 FORMAT = 1
@@ -81,10 +82,6 @@ _CONFLICT = re.compile(
 _TEMPORARY = re.compile(
     r"^\.|\.tmp$|\.tmp-|\.part$|\.partial$|~$|^~|\.crdownload$|\.syncthing\.|\.~tmp$"
 )
-
-
-class SegmentError(Exception):
-    """A segment or manifest cannot be trusted; the message names the file and the problem."""
 
 
 # ---- names ---------------------------------------------------------------------------------

@@ -23,15 +23,9 @@ from urllib.parse import quote, unquote, urlsplit
 import httpx
 
 from digest_tui import __version__
+from digest_tui.errors import RemoteAuthError, RemoteCancelled, RemoteError, RemoteNotFound
 from digest_tui.sync.credentials import Credentials
-from digest_tui.sync.remote import (
-    Entry,
-    RemoteAuthError,
-    RemoteError,
-    RemoteNotFound,
-    redact,
-    temp_name,
-)
+from digest_tui.sync.remote import Entry, redact, temp_name
 
 _PROPFIND_BODY = (
     b'<?xml version="1.0" encoding="utf-8"?>'
@@ -42,10 +36,6 @@ _PROPFIND_BODY = (
 _DAV = "{DAV:}"
 _MAX_LISTING_BYTES = 32 * 1024 * 1024
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
-
-
-class Cancelled(RemoteError):
-    """The caller asked sync to stop."""
 
 
 class WebDavRemote:
@@ -114,7 +104,7 @@ class WebDavRemote:
         last_problem = ""
         for attempt in range(1, self.max_attempts + 1):
             if self.cancel.is_set():
-                raise Cancelled(f"{label}: cancelled")
+                raise RemoteCancelled(f"{label}: cancelled")
             self.requests += 1
             try:
                 with self._client.stream(method, url, headers=headers, content=content) as response:

@@ -358,7 +358,7 @@ class DigestApp(App[int]):
         never swallowed, and nothing else is lost (each change is its own transaction)."""
         import sqlite3
 
-        from digest_tui.store.state import StateError
+        from digest_tui.errors import StateError
 
         try:
             self.service.call(lambda lib: change(lib.state))
@@ -527,7 +527,8 @@ class DigestApp(App[int]):
     def _sync(self, quiet_if_unconfigured: bool = False) -> None:
         """Exchange reading state with the remote on a connection of its own. A failure is
         reported and changes nothing locally: every local edit stays committed here."""
-        from digest_tui.sync.engine import SyncEngine, SyncError, configured_remote
+        from digest_tui.errors import SyncError
+        from digest_tui.sync.engine import SyncEngine, configured_remote
 
         def progress(message: str) -> None:
             self.call_from_thread(self.set_status, f"Sync: {printable(message)}")
@@ -558,7 +559,8 @@ class DigestApp(App[int]):
 
     def _sync_on_quit(self) -> None:
         """Blocking, bounded: the user asked for it in config, and edits must leave with them."""
-        from digest_tui.sync.engine import SyncEngine, SyncError, configured_remote
+        from digest_tui.errors import SyncError
+        from digest_tui.sync.engine import SyncEngine, configured_remote
 
         try:
             # Bounded: a WebDAV server that is down must not hold quitting for long.
