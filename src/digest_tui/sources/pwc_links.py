@@ -31,7 +31,7 @@ from typing import IO, Any
 
 from digest_tui.errors import PwcFormatError
 from digest_tui.ids import normalize_arxiv_id, normalize_title
-from digest_tui.models import Repo
+from digest_tui.models import Repo, RepoKind
 
 CHUNK_CHARS = 1 << 16
 # One record of the dump is well under a kilobyte; a "record" that needs more than this many
@@ -113,7 +113,7 @@ def _open_text(path: Path) -> IO[str]:
         raw.close()
         raise
     # Sniff instead of trusting the name: mirrors serve the dump both ways.
-    binary: IO[bytes] = gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw
+    binary: IO[bytes] = gzip.GzipFile(fileobj=raw) if magic == b"\x1f\x8b" else raw  # type: ignore[assignment]
     return io.TextIOWrapper(binary, encoding="utf-8", errors="replace")
 
 
@@ -316,7 +316,7 @@ def pwc_repo(link: PwcLink) -> Repo:
     """The link's repository as a `models.Repo` (source "pwc")."""
     from digest_tui.enrich.repro_catalog import parse_repo_url
 
-    kind = "official" if link.is_official else "community"
+    kind: RepoKind = "official" if link.is_official else "community"
     parsed = parse_repo_url(link.repo_url)
     if parsed is None:
         # Not a known code host (an institutional GitLab, a personal site): keep it as given.

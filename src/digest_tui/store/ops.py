@@ -57,7 +57,7 @@ class PaperRef:
     arxiv: str | None = None
 
     @classmethod
-    def of_row(cls, row: Mapping[str, Any]) -> PaperRef:
+    def of_row(cls, row: Mapping[str, Any] | sqlite3.Row) -> PaperRef:
         return cls(row["id"], row["title_key"], row["arxiv_id"])
 
     def to_json(self) -> dict[str, Any]:
@@ -298,7 +298,7 @@ class LocalWriter:
         kind: str,
         payload: Mapping[str, Any],
         *,
-        paper: Mapping[str, Any] | None = None,
+        paper: Mapping[str, Any] | sqlite3.Row | None = None,
         list_id: str | None = None,
     ) -> Op:
         stamp = self.clock.now()

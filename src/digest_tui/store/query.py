@@ -113,7 +113,7 @@ def build_select(
         where.append("p.rowid NOT IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)")
         params.append(" OR ".join(f'"{w}"' for w in parsed.excluded))
 
-    sort = query.sort or (parsed.values("sort") or [None])[0]
+    sort: str | None = query.sort or next(iter(parsed.values("sort")), None)
     lists = parsed.values("list")
     if sort is None and fts is None and len(lists) == 1:
         # A reading list reads in its own order unless another sort is asked for.
