@@ -2,7 +2,8 @@
 
 A 1.5 GB answer once took 9.5 GB of memory when read whole. Here the body is read chunk by
 chunk (decoded, so a compressed bomb counts at its real size) and reading stops with
-`AnswerTooLarge` as soon as the cap is passed, or before reading when Content-Length says so.
+`AnswerTooLarge` as soon as the cap is passed. (Content-Length is not trusted either way: a
+connection cut short must stay a dropped connection, which is retried.)
 An error page is only quoted, so its body is cut at the cap instead of failing the request.
 """
 
@@ -32,11 +33,6 @@ def read_capped(
     Raises AnswerTooLarge when the body is longer, unless `truncate`, which returns its first
     `limit` bytes. The running request's deadline and cancel are checked between chunks.
     """
-    declared = response.headers.get("content-length", "").strip()
-    if not truncate and declared.isdigit() and int(declared) > limit:
-        raise AnswerTooLarge(
-            f"{label}: answer of {declared} bytes is larger than {describe_size(limit)}"
-        )
     chunks: list[bytes] = []
     size = 0
     for chunk in response.iter_bytes():
