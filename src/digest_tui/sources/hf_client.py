@@ -107,7 +107,7 @@ class HfClient:
         max_retry_after: float = 120.0,
         timeout: float = 20.0,
         connect_timeout: float = 5.0,
-        deadline: float = DEADLINE,
+        deadline: float | None = None,
         max_body: int = MAX_BODY_BYTES,
     ) -> None:
         self.base_url = resolve_endpoint(base_url)
@@ -122,7 +122,10 @@ class HfClient:
         if not offline:
             self._session = HttpSession(
                 limits=Limits(
-                    connect=connect_timeout, read=timeout, deadline=deadline, max_body=max_body
+                    connect=connect_timeout,
+                    read=timeout,
+                    deadline=DEADLINE if deadline is None else deadline,
+                    max_body=max_body,
                 ),
                 retry=RetryPolicy(
                     max_attempts=max(1, max_attempts),

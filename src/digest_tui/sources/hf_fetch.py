@@ -258,6 +258,7 @@ def fetch_days(
     sleep: Callable[[float], None] | None = None,
     now: Callable[[], float] = time.time,
     max_workers: int = MAX_WORKERS,
+    deadline: float | None = None,
 ) -> FetchReport:
     """Fetch every period of `spec` and import it into `library`.
 
@@ -266,7 +267,8 @@ def fetch_days(
     periods imported so far stay imported and the report says the rest were cancelled.
     Never raises for network or data problems: they are in the report's errors and warnings
     (a bad HF_ENDPOINT raises ValueError; a broken library raises its own errors).
-    `sleep` and `now` are for tests.
+    `deadline` bounds each page (connect, reads, retries and waits; default
+    `hf_client.DEADLINE`). `sleep` and `now` are for tests.
     """
     kind = spec.periods[0].kind if spec.periods else "date"
     report = FetchReport(periods=len(spec.periods), unit="day" if kind == "date" else kind)
@@ -284,6 +286,7 @@ def fetch_days(
         sleep=sleep,
         now=now,
         cancel=cancel,
+        deadline=deadline,
     ) as client:
         pool = ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="hf-fetch")
         try:
