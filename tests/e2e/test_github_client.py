@@ -7,6 +7,7 @@ test sleeps for them.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import socket
@@ -535,3 +536,62 @@ def test_cache_round_trip_and_backoff(cache_path: Path, clock: FakeClock) -> Non
         assert cache.backoff_until("s") is None
     raw = json.loads(fixture_bytes("repo_megatron_lm.json"))
     assert raw["full_name"] == "NVIDIA/Megatron-LM"  # the fixtures are the real API shape
+
+
+def test_absurdly_nested_json_is_an_error_for_that_repo_only(
+    github: FakeGitHub, make_client
+) -> None:
+    github.route(MEGATRON, Reply(200, b'{"a":' * 100_000 + b"1" + b"}" * 100_000))
+    github.route("/repos/vllm-project/vllm", ok("repo_vllm.json"))
+    results = make_client().refresh_many([("NVIDIA", "Megatron-LM"), ("vllm-project", "vllm")])
+    assert [r.status for r in results] == ["error", "ok"]
+    assert "malformed JSON" in (results[0].message or "")
+    assert "nested too deeply" in (results[0].message or "")
+
+
+def test_token_is_dropped_when_a_redirect_leaves_the_origin(
+    github: FakeGitHub, make_client
+) -> None:
+    # Two loopback servers on two ports are two origins, as api.github.com and elsewhere.
+    with serve_elsewhere(ok("repo_vllm.json")) as (elsewhere_url, seen_elsewhere):
+        github.route(
+            "/repos/old/name", Reply(301, b"", {"Location": f"{elsewhere_url}/repos/new/name"})
+        )
+        github.route("/repos/same/origin", Reply(301, b"", {"Location": "/repos/vllm/moved"}))
+        github.route("/repos/vllm/moved", ok("repo_vllm.json"))
+        client = make_client(token=TOKEN)
+        moved = client.health("old", "name")
+        assert moved.status == "ok" and moved.stars == 49307
+        assert github.headers_of()["authorization"] == f"Bearer {TOKEN}"
+        assert len(seen_elsewhere) == 1
+        assert "authorization" not in seen_elsewhere[0]
+        # Within the same origin the token goes on (a renamed repo on GitHub itself).
+        assert client.health("same", "origin").status == "ok"
+        assert github.headers_of()["authorization"] == f"Bearer {TOKEN}"
+
+
+@contextlib.contextmanager
+def serve_elsewhere(reply: Reply) -> Iterator[tuple[str, list[dict[str, str]]]]:
+    """A second server on another port, recording the headers it receives."""
+    seen: list[dict[str, str]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append({k.lower(): v for k, v in self.headers.items()})
+            self.send_response(reply.status)
+            for key, value in reply.headers.items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()

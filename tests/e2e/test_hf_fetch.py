@@ -653,3 +653,17 @@ def test_cancel_interrupts_a_backoff_wait(hub, library, home):
     assert time.monotonic() - started < 3.0  # the backoff schedule alone is over 7 s
     assert not report.ok
     assert "cancelled" in " ".join(report.errors)
+
+
+# ---- hostile answers --------------------------------------------------------------------
+
+
+def test_absurdly_nested_json_is_an_error_for_that_day_only(hub, library, home):
+    hub.serve("date=2025-06-06", fixture("date_2025-06-06.json"))
+    nested = b"[" * 200_000 + b"]" * 200_000
+    hub.fail("date=2025-06-05", 0, Canned(200, nested, {"Content-Type": "application/json"}))
+    report = run_fetch(library, home, day_spec("2025-06-05", "2025-06-06"))
+    assert report.digests == ["hf-api-2025-06-06"]
+    assert len(report.errors) == 1
+    assert report.errors[0].startswith("2025-06-05: GET ")
+    assert "(page 0): not JSON (application/json, JSON nested too deeply" in report.errors[0]
