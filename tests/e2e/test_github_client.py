@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import email.utils
 import json
 import socket
 import threading
@@ -595,3 +596,18 @@ def serve_elsewhere(reply: Reply) -> Iterator[tuple[str, list[dict[str, str]]]]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_rate_limit_429_with_retry_after_as_an_http_date(
+    github: FakeGitHub, make_client, clock: FakeClock
+) -> None:
+    when = email.utils.format_datetime(clock.now + dt.timedelta(seconds=300), usegmt=True)
+    github.route("/repos/vllm-project/vllm", Reply(429, b"{}", {"Retry-After": when}))
+    client = make_client()
+    assert client.health("vllm-project", "vllm").status == "unknown"
+    clock.advance(seconds=299)
+    client.health("vllm-project", "vllm")
+    assert github.count() == 1
+    clock.advance(seconds=2)
+    github.route("/repos/vllm-project/vllm", ok("repo_vllm.json"))
+    assert client.health("vllm-project", "vllm").status == "ok"
