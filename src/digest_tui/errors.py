@@ -87,6 +87,32 @@ class ClockError(DigestError, ValueError):
 
 
 # --- the network --------------------------------------------------------------------------
+class NetworkError(DigestError):
+    """One HTTP request failed (digest_tui.net); the message names the request and the cause."""
+
+    exit_status = 1
+
+
+class HostUnreachable(NetworkError):
+    """No connection could be made (refused, DNS, no route, connect timeout)."""
+
+
+class DeadlineExceeded(NetworkError):
+    """The request (connect, every read, retries and their waits) ran past its deadline."""
+
+
+class AnswerTooLarge(NetworkError):
+    """The answer is larger than the client's cap for it."""
+
+
+class RequestCancelled(NetworkError):
+    """The caller cancelled the request (Ctrl-C, the app closing)."""
+
+
+class RetriesExhausted(NetworkError):
+    """Every attempt failed with a problem worth retrying; the message has the last one."""
+
+
 class FetchError(DigestError):
     """A page could not be had from the network or the cache; the message says why."""
 

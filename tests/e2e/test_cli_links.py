@@ -81,3 +81,20 @@ def test_links_health_against_a_loopback_github(home, capsys, monkeypatch):
         # Within the time to live: from the cache, no request.
         code, out, _ = run(capsys, "links", "health", "flashmoe")
         assert "★" in out and len(github.requests) == 1
+
+
+def test_links_health_offline_is_one_line_and_status_1(home, capsys):
+    # The home fixture points GITHUB_API_URL at a closed loopback port: connection refused.
+    code, out, err = run(capsys, "links", "health")
+    assert code == 1
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert err.startswith("digest-tui: cannot reach http://127.0.0.1:9: ")
+    assert "refused" in err.lower() and "repo(s) not checked" in err
+    # It stopped after the first failure: at most one attempt per worker reached the network.
+    from digest_tui.repohealth import HealthCache
+
+    with HealthCache(home / "cache" / "repo_health.sqlite3") as cache:
+        tried = cache._db.execute("SELECT COUNT(*) FROM repo_health").fetchone()[0]
+    unchecked = int(err.split("; ")[-1].split()[0])
+    assert 1 <= tried <= 4 < unchecked

@@ -7,7 +7,9 @@ test sleeps for them.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import email.utils
 import json
 import socket
 import threading
@@ -71,6 +73,12 @@ class FakeGitHub:
 
 @pytest.fixture
 def github() -> Iterator[FakeGitHub]:
+    with running_fake_github() as fake:
+        yield fake
+
+
+@contextlib.contextmanager
+def running_fake_github() -> Iterator[FakeGitHub]:
     fake = FakeGitHub()
 
     class Handler(BaseHTTPRequestHandler):
@@ -535,3 +543,51 @@ def test_cache_round_trip_and_backoff(cache_path: Path, clock: FakeClock) -> Non
         assert cache.backoff_until("s") is None
     raw = json.loads(fixture_bytes("repo_megatron_lm.json"))
     assert raw["full_name"] == "NVIDIA/Megatron-LM"  # the fixtures are the real API shape
+
+
+def test_absurdly_nested_json_is_an_error_for_that_repo_only(
+    github: FakeGitHub, make_client
+) -> None:
+    github.route(MEGATRON, Reply(200, b'{"a":' * 100_000 + b"1" + b"}" * 100_000))
+    github.route("/repos/vllm-project/vllm", ok("repo_vllm.json"))
+    results = make_client().refresh_many([("NVIDIA", "Megatron-LM"), ("vllm-project", "vllm")])
+    assert [r.status for r in results] == ["error", "ok"]
+    assert "malformed JSON" in (results[0].message or "")
+    assert "nested too deeply" in (results[0].message or "")
+
+
+def test_token_is_dropped_when_a_redirect_leaves_the_origin(
+    github: FakeGitHub, make_client
+) -> None:
+    # Two loopback servers on two ports are two origins, as api.github.com and elsewhere.
+    with running_fake_github() as elsewhere:
+        elsewhere.route("/repos/new/name", ok("repo_vllm.json"))
+        github.route(
+            "/repos/old/name", Reply(301, b"", {"Location": f"{elsewhere.url}/repos/new/name"})
+        )
+        github.route("/repos/same/origin", Reply(301, b"", {"Location": "/repos/vllm/moved"}))
+        github.route("/repos/vllm/moved", ok("repo_vllm.json"))
+        client = make_client(token=TOKEN)
+        moved = client.health("old", "name")
+        assert moved.status == "ok" and moved.stars == 49307
+        assert github.headers_of()["authorization"] == f"Bearer {TOKEN}"
+        assert elsewhere.count() == 1
+        assert "authorization" not in elsewhere.headers_of()
+        # Within the same origin the token goes on (a renamed repo on GitHub itself).
+        assert client.health("same", "origin").status == "ok"
+        assert github.headers_of()["authorization"] == f"Bearer {TOKEN}"
+
+
+def test_rate_limit_429_with_retry_after_as_an_http_date(
+    github: FakeGitHub, make_client, clock: FakeClock
+) -> None:
+    when = email.utils.format_datetime(clock.now + dt.timedelta(seconds=300), usegmt=True)
+    github.route("/repos/vllm-project/vllm", Reply(429, b"{}", {"Retry-After": when}))
+    client = make_client()
+    assert client.health("vllm-project", "vllm").status == "unknown"
+    clock.advance(seconds=299)
+    client.health("vllm-project", "vllm")
+    assert github.count() == 1
+    clock.advance(seconds=2)
+    github.route("/repos/vllm-project/vllm", ok("repo_vllm.json"))
+    assert client.health("vllm-project", "vllm").status == "ok"

@@ -582,8 +582,11 @@ def test_connection_refused_is_a_clear_error(home, capsys, monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", endpoint)
     code, _, err = cli(capsys, "fetch", "--date", "2025-06-05")
     assert code == 1
-    assert err.startswith(f"digest-tui: nothing fetched: 2025-06-05: cannot reach {endpoint}: ")
+    # One line, leading with the cause.
+    assert err.startswith(f"digest-tui: cannot reach {endpoint}: ")
+    assert err.count("\n") == 1
     assert "refused" in err.lower()
+    assert "; 1 day not fetched (2025-06-05); days fetched before can be imported" in err
     assert "--offline" in err
 
 
@@ -594,7 +597,11 @@ def test_unreachable_host_is_not_retried_and_fails_fast_for_every_day(home, libr
     report = run_fetch(library, home, spec, sleep=sleeps)
     assert sleeps == []
     assert report.requests <= 4  # at most one per worker before it is known to be down
-    assert len(report.errors) == 10 and not report.ok
+    assert not report.ok and len(report.unreached) == 10
+    # One error for the ten days, leading with the cause.
+    assert len(report.errors) == 1
+    assert report.errors[0].startswith("cannot reach http://127.0.0.1:")
+    assert report.errors[0].endswith("; 10 days not fetched (2025-06-01..2025-06-10)")
 
 
 def test_bad_options_and_endpoint_are_reported(home, capsys, monkeypatch):
@@ -646,3 +653,17 @@ def test_cancel_interrupts_a_backoff_wait(hub, library, home):
     assert time.monotonic() - started < 3.0  # the backoff schedule alone is over 7 s
     assert not report.ok
     assert "cancelled" in " ".join(report.errors)
+
+
+# ---- hostile answers --------------------------------------------------------------------
+
+
+def test_absurdly_nested_json_is_an_error_for_that_day_only(hub, library, home):
+    hub.serve("date=2025-06-06", fixture("date_2025-06-06.json"))
+    nested = b"[" * 200_000 + b"]" * 200_000
+    hub.fail("date=2025-06-05", 0, Canned(200, nested, {"Content-Type": "application/json"}))
+    report = run_fetch(library, home, day_spec("2025-06-05", "2025-06-06"))
+    assert report.digests == ["hf-api-2025-06-06"]
+    assert len(report.errors) == 1
+    assert report.errors[0].startswith("2025-06-05: GET ")
+    assert "(page 0): not JSON (application/json, JSON nested too deeply" in report.errors[0]

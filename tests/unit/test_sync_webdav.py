@@ -92,7 +92,8 @@ def test_a_server_that_fails_a_third_of_requests_still_gets_every_write(tmp_path
 def test_unreachable_server_fails_after_bounded_retries():
     slept: list[float] = []
     remote = WebDavRemote("http://127.0.0.1:9/", max_attempts=3, sleep=slept.append)
-    with pytest.raises(RemoteError, match=r"cannot connect \(after 3 attempts\)"):
+    gave_up = r"cannot reach http://127.0.0.1:9: .*\(gave up after 3 attempts\)"
+    with pytest.raises(RemoteError, match=gave_up):
         remote.list("")
     assert len(slept) == 2
 
@@ -180,3 +181,16 @@ def test_credentials_from_the_os_keyring_when_it_is_installed(monkeypatch):
     monkeypatch.setitem(sys.modules, "keyring", None)
     with pytest.raises(CredentialsError, match="not installed"):
         store_in_keyring("https://cloud.example.com/dav/", "carol", "kr-pass")
+
+
+def test_retry_after_is_honoured_by_the_webdav_client_too():
+    from tests.loopback import Recorded, serve
+
+    answers = [Recorded(503, b"busy", {"Retry-After": "3"}), Recorded(200, b"segment")]
+    slept: list[float] = []
+    with serve({"/dav/seg": lambda _path: answers.pop(0)}) as server:
+        remote = WebDavRemote(server.url + "/dav/", sleep=slept.append, backoff_base=0.01)
+        assert remote.read("seg", 100) == b"segment"
+        remote.close()
+    assert len(slept) == 1 and slept[0] >= 3.0
+    assert (remote.requests, remote.retries) == (2, 1)

@@ -88,7 +88,10 @@ def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
     if len(errors) > _MAX_ERROR_LINES:
         print(f"error: ... and {len(errors) - _MAX_ERROR_LINES} more", file=sys.stderr)
     if not report.ok:
-        hint = "" if args.offline else " (days fetched before can be imported with --offline)"
+        hint = "" if args.offline else "; days fetched before can be imported with --offline"
+        if report.unreached:
+            # The cause leads: "cannot reach https://huggingface.co: …; 3 days not fetched".
+            raise CommandError(f"{report.errors[0]}{hint}", exit_status=1)
         first = report.errors[0] if report.errors else "no answer"
         raise CommandError(f"nothing fetched: {first}{hint}", exit_status=1)
     for digest_id in report.digests:

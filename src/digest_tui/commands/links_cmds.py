@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = links_sub.add_parser(
         "health",
         help="fetch GitHub health (stars, licence, last push) for a paper's repos",
+        description="Stars, licence, last push and archived state of the GitHub repos of a "
+        "paper (or of every paper with code), cached for 24 h. Exit status 1, with one line, "
+        "when the GitHub API cannot be reached.",
     )
     p.add_argument("id", nargs="?", help="paper id (default: every paper with code)")
     p.add_argument("--refresh", action="store_true", help="ignore the cache's time to live")
@@ -132,6 +135,12 @@ def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
             results = client.refresh_many(wanted)
     finally:
         client.close()
+        client.cache.close()
+    if client.unreachable:
+        # Offline: one line with the cause, not one identical line per repo.
+        cause = client.unreachable
+        unchecked = sum(1 for h in results if h.message and cause in h.message)
+        raise CommandError(f"{cause}; {unchecked} repo(s) not checked", exit_status=1)
     if args.format == "json":
         write_json([h.model_dump(mode="json") for h in results])
         return 0

@@ -6,14 +6,17 @@ revalidated with the ETag (a 304 costs nothing against the rate limit when authe
 On a rate limit no request is sent until the reset time, in this process or any other using
 the same cache file. Every failure degrades to the cached figures; nothing here raises for a
 network or API problem. The token is sent only over https (or to a loopback test server) and
-never appears in a log line or a message.
+never appears in a log line or a message; httpx drops it when a redirect leaves the origin.
+
+HTTP goes through `digest_tui.net`: 5xx answers, timeouts and dropped connections are retried
+(3 attempts), every check has a total deadline (`DEADLINE`, 20 s) and an answer is capped at
+`MAX_BODY_BYTES` (1 MiB; a repository object is ~6 kB). `refresh_many` stops asking after the
+first connection failure: the rest of the batch is answered from the cache at once.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import email.utils
-import ipaddress
 import logging
 import os
 import re
@@ -21,12 +24,16 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
-from digest_tui import __version__
+from digest_tui import jsonsafe
+from digest_tui.errors import HostUnreachable, NetworkError
+from digest_tui.net.retry import RETRY_STATUSES, RetryPolicy, parse_retry_after
+from digest_tui.net.session import HttpSession, Limits, Reply
+from digest_tui.net.urls import http_url_problem, is_private_channel
 from digest_tui.repohealth.cache import CacheEntry, HealthCache, ProblemStatus
 from digest_tui.repohealth.model import RepoHealth, repo_key
 
@@ -43,6 +50,12 @@ RETRY_AFTER_PROBLEM = dt.timedelta(minutes=5)
 DEFAULT_BACKOFF = dt.timedelta(seconds=60)
 # A reset time further than this is a clock or server bug; never lock ourselves out for days.
 MAX_BACKOFF = dt.timedelta(hours=2)
+DEADLINE = 20.0  # seconds for one check: connect, reads, retries and their waits
+MAX_BODY_BYTES = 2**20
+# A 429 is a rate limit, recorded as a back-off (above), not waited for in a retry loop.
+_RETRY = RetryPolicy(
+    max_attempts=3, backoff_base=0.5, backoff_cap=4.0, statuses=RETRY_STATUSES - {429}
+)
 
 _OWNER_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,99})$")
 _NAME_RE = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
@@ -79,29 +92,53 @@ class GitHubHealthClient:
         timeout: float = 10.0,
         transport: httpx.BaseTransport | None = None,
         clock: Clock | None = None,
+        deadline: float | None = None,
+        max_body: int | None = None,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         base = base_url if base_url is not None else os.environ.get(API_URL_ENV) or ""
         self.base_url = (base or DEFAULT_API_URL).rstrip("/")
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        if http_url_problem(self.base_url) is not None:
             raise ValueError(f"GitHub API URL must be http(s) with a host: {self.base_url!r}")
         secret = token if token is not None else os.environ.get(TOKEN_ENV)
         self._token = secret or None
-        if self._token and not _safe_for_token(parts.scheme, parts.hostname):
-            log.warning("not sending the GitHub token to %s: not https", parts.hostname)
+        if self._token and not is_private_channel(self.base_url):
+            log.warning("not sending the GitHub token to %s: not https", self.base_url)
             self._token = None
         self.cache = cache
         self.ttl = ttl
         self.timeout = timeout
+        self.limits = Limits(
+            connect=min(timeout, 5.0),
+            read=timeout,
+            deadline=DEADLINE if deadline is None else deadline,
+            max_body=MAX_BODY_BYTES if max_body is None else max_body,
+        )
         self._transport = transport
+        self._sleep = sleep
         self._clock = clock or (lambda: dt.datetime.now(dt.UTC))
-        self._http: httpx.Client | None = None
+        self._http: HttpSession | None = None
         self._http_lock = threading.Lock()
+        # Why the last `refresh_many` stopped asking (the first connection failure), or None.
+        self.unreachable: str | None = None
 
     # --- public API ----------------------------------------------------------------------
 
-    def health(self, owner: str, name: str, *, refresh: bool = False) -> RepoHealth:
-        """Health of one repo: from the cache within the TTL, else from the API (sync)."""
+    def health(
+        self,
+        owner: str,
+        name: str,
+        *,
+        refresh: bool = False,
+        cancel: threading.Event | None = None,
+    ) -> RepoHealth:
+        """Health of one repo: from the cache within the TTL, else from the API (sync).
+
+        Setting `cancel` ends a request in flight at once (the figures cached are returned).
+        """
+        return self._check(owner, name, refresh, _Batch(cancel or threading.Event()))
+
+    def _check(self, owner: str, name: str, refresh: bool, batch: _Batch) -> RepoHealth:
         if not (_OWNER_RE.match(owner or "") and _NAME_RE.match(name or "")):
             return RepoHealth(
                 owner=owner or "",
@@ -116,6 +153,8 @@ class GitHubHealthClient:
                 return self._view(entry, owner, name, now)
             if entry.problem_at and now - entry.problem_at < RETRY_AFTER_PROBLEM:
                 return self._view(entry, owner, name, now)
+        if batch.unreachable:
+            return self._degraded(entry, owner, name, "stale", f"not checked: {batch.unreachable}")
         until = self._backoff(now)
         if until is not None:
             return self._degraded(
@@ -125,7 +164,7 @@ class GitHubHealthClient:
                 "stale",
                 f"GitHub rate limit reached; retrying after {until:%H:%M} UTC",
             )
-        return self._fetch(owner, name, entry)
+        return self._fetch(owner, name, entry, batch)
 
     def cached(self, owner: str, name: str) -> RepoHealth | None:
         """What the cache holds, with the status the TTL implies; never touches the network."""
@@ -141,26 +180,42 @@ class GitHubHealthClient:
         max_concurrency: int = 4,
         on_result: Callable[[RepoHealth], object] | None = None,
         force: bool = False,
+        cancel: threading.Event | None = None,
     ) -> list[RepoHealth]:
         """Health of many repos, at most `max_concurrency` requests at a time; one result per
         distinct repo, in input order. Repos cached within the TTL cost no request unless
         `force`. `on_result` is called from worker threads as each result arrives (a Textual
-        caller should hop back with `call_from_thread`)."""
+        caller should hop back with `call_from_thread`).
+
+        After the first connection failure no more requests are sent: the other repos get
+        their cached figures ("not checked: cannot reach …") and `self.unreachable` says why.
+        Setting `cancel`, or an exception in the calling thread (Ctrl-C), ends the requests in
+        flight at once."""
         unique: dict[str, tuple[str, str]] = {}
         for owner, name in repos:
             unique.setdefault(repo_key(owner, name), (owner, name))
+        batch = _Batch(cancel or threading.Event())
+        self.unreachable = None
         if not unique:
             return []
 
         def one(pair: tuple[str, str]) -> RepoHealth:
-            result = self.health(*pair, refresh=force)
+            result = self._check(*pair, force, batch)
             if on_result is not None:
                 on_result(result)
             return result
 
         workers = max(1, min(max_concurrency, len(unique)))
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="repohealth") as pool:
-            return list(pool.map(one, unique.values()))
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="repohealth")
+        try:
+            results = list(pool.map(one, unique.values()))
+        except BaseException:
+            batch.cancel.set()  # Ctrl-C: requests in flight end now, queued ones never start
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.unreachable = batch.unreachable
+        return results
 
     def close(self) -> None:
         with self._http_lock:
@@ -221,47 +276,48 @@ class GitHubHealthClient:
 
     # --- the request ---------------------------------------------------------------------
 
-    def _client(self) -> httpx.Client:
+    def _session(self) -> HttpSession:
         with self._http_lock:
             if self._http is None:
-                self._http = httpx.Client(
-                    base_url=self.base_url + "/",
-                    timeout=httpx.Timeout(self.timeout),
-                    transport=self._transport,
-                    follow_redirects=True,  # a renamed repo answers 301 to its new home
+                self._http = HttpSession(
+                    limits=self.limits,
+                    retry=_RETRY,
                     headers={
                         "Accept": "application/vnd.github+json",
                         "X-GitHub-Api-Version": "2022-11-28",
-                        "User-Agent": f"digest-tui/{__version__}",
                     },
+                    # A renamed repo answers 301 to its new home; httpx drops the token when a
+                    # redirect leaves the origin.
+                    follow_redirects=True,
+                    transport=self._transport,
+                    sleep=self._sleep,
                 )
             return self._http
 
-    def _fetch(self, owner: str, name: str, entry: CacheEntry | None) -> RepoHealth:
+    def _fetch(self, owner: str, name: str, entry: CacheEntry | None, batch: _Batch) -> RepoHealth:
         headers: dict[str, str] = {}
         if entry is not None and entry.etag and entry.state == "ok":
             headers["If-None-Match"] = entry.etag
         if self._token:
             headers["Authorization"] = f"Bearer {self._token}"
-        path = f"repos/{quote(owner, safe='')}/{quote(name, safe='')}"
+        url = f"{self.base_url}/repos/{quote(owner, safe='')}/{quote(name, safe='')}"
         try:
-            response = self._client().get(path, headers=headers)
-        except httpx.TimeoutException:
-            return self._problem(
-                entry, owner, name, "error", f"GitHub API did not answer within {self.timeout:g} s"
+            reply = self._session().request(
+                "GET", url, label="the GitHub API", headers=headers, cancel=batch.cancel
             )
-        except httpx.HTTPError as exc:
-            return self._problem(
-                entry, owner, name, "stale", f"cannot reach the GitHub API ({type(exc).__name__})"
-            )
+        except HostUnreachable as exc:
+            batch.stop(str(exc))
+            return self._problem(entry, owner, name, "stale", str(exc))
+        except NetworkError as exc:
+            return self._problem(entry, owner, name, "error", str(exc))
         now = self._clock()
-        self._watch_rate_limit(response, now)
-        code = response.status_code
+        self._watch_rate_limit(reply, now)
+        code = reply.status
         if code == 304 and entry is not None and entry.state == "ok":
             self.cache.touch(owner, name, now)
             return self._view(self.cache.entry(owner, name) or entry, owner, name, now)
         if code == 200:
-            return self._store(owner, name, entry, response, now)
+            return self._store(owner, name, entry, reply, now)
         if code in (404, 410):
             gone = RepoHealth(
                 owner=owner,
@@ -272,7 +328,7 @@ class GitHubHealthClient:
             )
             self.cache.put(gone)
             return gone
-        until = _rate_limit_until(response, now)
+        until = _rate_limit_until(reply, now)
         if until is not None:
             self.cache.set_backoff(until, scope=self.base_url, reason=f"HTTP {code}")
             return self._degraded(
@@ -297,13 +353,15 @@ class GitHubHealthClient:
         owner: str,
         name: str,
         entry: CacheEntry | None,
-        response: httpx.Response,
+        reply: Reply,
         now: dt.datetime,
     ) -> RepoHealth:
         try:
-            data: Any = response.json()
-        except ValueError:
-            return self._problem(entry, owner, name, "error", "malformed JSON from the GitHub API")
+            data: Any = jsonsafe.loads(reply.body)
+        except ValueError as exc:
+            return self._problem(
+                entry, owner, name, "error", f"malformed JSON from the GitHub API ({exc})"
+            )
         if not isinstance(data, dict):
             return self._problem(
                 entry, owner, name, "error", "unexpected answer from the GitHub API: not an object"
@@ -336,7 +394,7 @@ class GitHubHealthClient:
             full_name=payload.full_name,
             fetched_at=now,
         )
-        self.cache.put(health, etag=response.headers.get("etag"))
+        self.cache.put(health, etag=reply.headers.get("etag"))
         return health
 
     # --- rate limits ---------------------------------------------------------------------
@@ -345,11 +403,11 @@ class GitHubHealthClient:
         until = self.cache.backoff_until(self.base_url)
         return until if until is not None and until > now else None
 
-    def _watch_rate_limit(self, response: httpx.Response, now: dt.datetime) -> None:
+    def _watch_rate_limit(self, reply: Reply, now: dt.datetime) -> None:
         """A success that used the last request of the window: stop before being refused."""
-        if response.status_code >= 400:
+        if reply.status >= 400:
             return
-        headers = response.headers
+        headers = reply.headers
         if headers.get("x-ratelimit-remaining") == "0":
             until = _reset_time(headers.get("x-ratelimit-reset"), now)
             if until is not None:
@@ -362,34 +420,24 @@ class GitHubHealthClient:
         return message
 
 
-def _rate_limit_until(response: httpx.Response, now: dt.datetime) -> dt.datetime | None:
+def _rate_limit_until(reply: Reply, now: dt.datetime) -> dt.datetime | None:
     """When a 403/429 says to come back, or None when it is not a rate limit."""
-    if response.status_code not in (403, 429):
+    if reply.status not in (403, 429):
         return None
-    headers = response.headers
-    until = _retry_after(headers.get("retry-after"), now)
+    headers = reply.headers
+    until = None
+    wait = parse_retry_after(headers.get("retry-after"), now.timestamp())
+    if wait is not None:
+        until = now + dt.timedelta(seconds=wait)
     if until is None and headers.get("x-ratelimit-remaining") == "0":
         until = _reset_time(headers.get("x-ratelimit-reset"), now)
     if until is None:
-        secondary = "rate limit" in response.text[:2000].lower()
-        if response.status_code == 429 or secondary:
+        secondary = "rate limit" in reply.body[:2000].decode("utf-8", "replace").lower()
+        if reply.status == 429 or secondary:
             until = now + DEFAULT_BACKOFF
     if until is None:
         return None
     return min(max(until, now + dt.timedelta(seconds=1)), now + MAX_BACKOFF)
-
-
-def _retry_after(value: str | None, now: dt.datetime) -> dt.datetime | None:
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return now + dt.timedelta(seconds=int(value))
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
 
 
 def _reset_time(value: str | None, now: dt.datetime) -> dt.datetime | None:
@@ -406,12 +454,14 @@ def _age_message(fetched_at: dt.datetime | None, now: dt.datetime) -> str:
     return f"figures from {age} ago; not re-checked yet"
 
 
-def _safe_for_token(scheme: str, host: str) -> bool:
-    if scheme == "https":
-        return True
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+class _Batch:
+    """What the checks of one call share: a cancel event, and the first connection failure."""
+
+    def __init__(self, cancel: threading.Event) -> None:
+        self.cancel = cancel
+        self.unreachable: str | None = None
+        self._lock = threading.Lock()
+
+    def stop(self, reason: str) -> None:
+        with self._lock:
+            self.unreachable = self.unreachable or reason

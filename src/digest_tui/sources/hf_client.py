@@ -1,11 +1,14 @@
 """Getting pages of `/api/daily_papers` reliably: retries, a response cache, offline use.
 
-- Retries 429 and 5xx answers, timeouts and dropped connections, a bounded number of times,
-  with exponential backoff and jitter; a `Retry-After` (seconds or an HTTP date) is honoured,
-  and after a 429 every thread of this client waits, not just the one that was told to.
-- A host that cannot be reached at all (refused, no route, DNS) is not retried: the answer will
-  not change in a second, and the cache can answer instead. The first such failure switches the
-  client to cache-only for the rest of the run, so a long fetch offline fails fast.
+HTTP goes through `digest_tui.net` (its retry policy, deadline and capped reader):
+- Retries 429 and 5xx answers, read timeouts and dropped connections, a bounded number of
+  times, with exponential backoff and jitter; a `Retry-After` (seconds or an HTTP date) is
+  honoured, and after a 429 every thread of this client waits, not just the one that was told.
+- Every page has a total deadline (`DEADLINE`, 60 s: connect, reads, retries and their waits),
+  so a server trickling bytes cannot hold a fetch; an answer over 32 MiB is refused.
+- A host that cannot be reached at all (refused, no route, DNS), or that let a page pass its
+  deadline, is not asked again in this run: the first such failure switches the client to
+  cache-only, so a long fetch offline fails fast, with one cause.
 - Answers are cached by URL with their ETag. A cached answer younger than the caller's TTL is
   used without a request; an older one is revalidated (If-None-Match; a 304 reuses it). When
   the network or the server fails, a cached copy of any age is used and the page says so.
@@ -16,8 +19,6 @@ Sleeping and the clock are injectable so tests of backoff run instantly.
 from __future__ import annotations
 
 import contextlib
-import email.utils
-import json
 import os
 import random
 import threading
@@ -25,12 +26,24 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import httpx
 
-from digest_tui import __version__
-from digest_tui.errors import FetchCancelled, FetchError, Unreachable
+from digest_tui import jsonsafe
+from digest_tui.errors import (
+    DeadlineExceeded,
+    FetchCancelled,
+    FetchError,
+    HostUnreachable,
+    NetworkError,
+    RequestCancelled,
+    Unreachable,
+)
+from digest_tui.net.retry import RetryPolicy
+from digest_tui.net.retry import parse_retry_after as parse_retry_after  # the old home
+from digest_tui.net.session import HttpSession, Limits
+from digest_tui.net.urls import http_url_problem
 from digest_tui.sources.hf_cache import CachedResponse, ResponseCache
 from digest_tui.textsafe import one_line
 
@@ -38,6 +51,7 @@ DEFAULT_ENDPOINT = "https://huggingface.co"
 ENDPOINT_ENV = "HF_ENDPOINT"
 API_PATH = "/api/daily_papers"
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a page of 50 items is ~100 kB; anything huge is wrong
+DEADLINE = 60.0  # seconds for one page: connect, every read, retries and their waits
 
 PageOrigin = Literal["network", "revalidated", "cache", "fallback"]
 
@@ -45,31 +59,12 @@ PageOrigin = Literal["network", "revalidated", "cache", "fallback"]
 def resolve_endpoint(base_url: str | None = None) -> str:
     """The API host: `base_url`, else $HF_ENDPOINT (as huggingface_hub), else huggingface.co."""
     value = (base_url or os.environ.get(ENDPOINT_ENV) or DEFAULT_ENDPOINT).strip().rstrip("/")
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if http_url_problem(value) is not None:
         source = "base URL" if base_url else ENDPOINT_ENV
         raise ValueError(
             f"{source}: expected an http(s) URL such as {DEFAULT_ENDPOINT}, got {value!r}"
         )
     return value
-
-
-def parse_retry_after(value: str | None, now: float) -> float | None:
-    """Seconds to wait from a Retry-After header (delta seconds or an HTTP date), or None."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    return max(when.timestamp() - now, 0.0)
 
 
 @dataclass(frozen=True)
@@ -112,35 +107,51 @@ class HfClient:
         max_retry_after: float = 120.0,
         timeout: float = 20.0,
         connect_timeout: float = 5.0,
+        deadline: float | None = None,
+        max_body: int = MAX_BODY_BYTES,
     ) -> None:
         self.base_url = resolve_endpoint(base_url)
         self.cache = cache
         self.offline = offline
         self.cancel = cancel or threading.Event()
-        # By default a wait ends early when the fetch is cancelled; tests inject their own.
-        self._sleep = sleep if sleep is not None else self.cancel.wait
         self._now = now
-        self._rng = rng or random.Random()
-        self.max_attempts = max(1, max_attempts)
-        self.backoff_base = backoff_base
-        self.backoff_cap = backoff_cap
-        self.max_retry_after = max_retry_after
-        self.stats = ClientStats()
-        self.unreachable: str | None = None  # why the host could not be reached, once it fails
+        self._stats = ClientStats()
+        self.unreachable: str | None = None  # why the host is not asked again, once it fails
         self._lock = threading.Lock()
-        self._pause_until = 0.0
-        self._client: httpx.Client | None = None
+        self._session: HttpSession | None = None
         if not offline:
-            self._client = httpx.Client(
+            self._session = HttpSession(
+                limits=Limits(
+                    connect=connect_timeout,
+                    read=timeout,
+                    deadline=DEADLINE if deadline is None else deadline,
+                    max_body=max_body,
+                ),
+                retry=RetryPolicy(
+                    max_attempts=max(1, max_attempts),
+                    backoff_base=backoff_base,
+                    backoff_cap=backoff_cap,
+                    max_retry_after=max_retry_after,
+                ),
+                headers={"Accept": "application/json"},
                 transport=transport,
-                timeout=httpx.Timeout(timeout, connect=connect_timeout),
-                follow_redirects=True,
-                headers={"User-Agent": f"digest-tui/{__version__}", "Accept": "application/json"},
+                cancel=self.cancel,
+                sleep=sleep,
+                now=now,
+                rng=rng,
             )
 
+    @property
+    def stats(self) -> ClientStats:
+        with self._lock:
+            stats = ClientStats(**vars(self._stats))
+        if self._session is not None:
+            stats.requests, stats.retries = self._session.requests, self._session.retries
+        return stats
+
     def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
+        if self._session is not None:
+            self._session.close()
 
     def __enter__(self) -> HfClient:
         return self
@@ -175,8 +186,9 @@ class HfClient:
                     cached[0].fetched_at,
                     note,
                 )
-            reason = "offline" if self.offline else self.unreachable
-            raise FetchError(f"{label}: {reason}, and no cached copy")
+            if self.offline:
+                raise FetchError(f"{label}: offline, and no cached copy")
+            raise Unreachable(f"{self.unreachable}; {label}: no cached copy")
         if cached is not None and not refresh and self._now() - cached[0].fetched_at < ttl:
             self._count("cached")
             return Page(url, cached[1], "cache", cached[0].fetched_at)
@@ -197,7 +209,7 @@ class HfClient:
         if entry is None:
             return None
         try:
-            items = json.loads(entry.body)
+            items = jsonsafe.loads(entry.body)
         except ValueError:
             return None
         return (entry, items) if isinstance(items, list) else None
@@ -238,97 +250,36 @@ class HfClient:
         with contextlib.suppress(OSError):
             self.cache.put(entry)
 
-    # ---- HTTP with retries --------------------------------------------------------------
+    # ---- HTTP (retries, deadline and cap in digest_tui.net) -----------------------------
 
     def _send(
         self, url: str, label: str, headers: dict[str, str]
     ) -> tuple[int, httpx.Headers, bytes]:
-        assert self._client is not None
-        waited_until = 0.0
-        problem = ""
-        for attempt in range(1, self.max_attempts + 1):
-            waited_until = self._wait_for_pause(waited_until)
-            if self.cancel.is_set():
-                raise FetchCancelled(f"{label}: cancelled")
-            if self.unreachable:
-                raise Unreachable(self.unreachable)
-            self._count("requests")
-            try:
-                with self._client.stream("GET", url, headers=headers) as response:
-                    body = _read_capped(response, label)
-            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-                reason = f"cannot reach {self.base_url}: {_describe(exc)}"
-                with self._lock:
-                    self.unreachable = self.unreachable or reason
-                raise Unreachable(reason) from exc
-            except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-                problem = _describe(exc)
-                delay = self._backoff(attempt)
-            except httpx.HTTPError as exc:
-                raise FetchError(f"{label}: {_describe(exc)}") from exc
-            else:
-                status = response.status_code
-                if status == 429 or status >= 500:
-                    problem = f"HTTP {status} {response.reason_phrase}".rstrip()
-                    asked = parse_retry_after(response.headers.get("retry-after"), self._now())
-                    if asked is not None and asked > self.max_retry_after:
-                        raise FetchError(
-                            f"{label}: {problem}; the server asks to wait {asked:.0f} s "
-                            "(Retry-After); try again later"
-                        )
-                    delay = max(asked or 0.0, self._backoff(attempt))
-                    if status == 429 and attempt < self.max_attempts:
-                        # Everyone backs off, not just this thread: the limit is per client.
-                        with self._lock:
-                            self._pause_until = max(self._pause_until, self._now() + delay)
-                        self._count("retries")
-                        continue
-                elif status in (200, 304):
-                    self._count("bytes", len(body))
-                    return status, response.headers, body
-                else:
-                    # Quoted from an untrusted server: made printable, never raw escapes.
-                    snippet = one_line(body[:400].decode("utf-8", "replace"), 160)
-                    detail = f": {snippet}" if snippet else ""
-                    raise FetchError(
-                        f"{label}: HTTP {status} {response.reason_phrase}{detail}".rstrip()
-                    )
-            if attempt == self.max_attempts:
-                break
-            self._count("retries")
-            self._sleep(delay)
-        raise FetchError(f"{label}: {problem} (gave up after {self.max_attempts} attempts)")
-
-    def _wait_for_pause(self, waited_until: float) -> float:
-        """Sleep until a pause set after a 429 is over; return the pause this caller honoured."""
-        with self._lock:
-            until = self._pause_until
-        if until > waited_until:
-            remaining = until - self._now()
-            if remaining > 0:
-                self._sleep(remaining)
-        return max(until, waited_until)
-
-    def _backoff(self, attempt: int) -> float:
-        """Exponential backoff with "equal jitter": half fixed, half random, so that clients
-        which failed together do not retry together."""
-        ceiling = min(self.backoff_cap, self.backoff_base * 2 ** (attempt - 1))
-        return ceiling / 2 + self._rng.uniform(0, ceiling / 2)
+        assert self._session is not None
+        if self.unreachable:
+            raise Unreachable(self.unreachable)
+        try:
+            reply = self._session.request("GET", url, label=label, headers=headers)
+        except RequestCancelled as exc:
+            raise FetchCancelled(str(exc)) from None
+        except (HostUnreachable, DeadlineExceeded) as exc:
+            # Neither will be better for the next page: the rest of the run uses the cache.
+            with self._lock:
+                self.unreachable = self.unreachable or str(exc)
+            raise Unreachable(str(exc)) from None
+        except NetworkError as exc:
+            raise FetchError(str(exc)) from None
+        if reply.status in (200, 304):
+            self._count("bytes", len(reply.body))
+            return reply.status, reply.headers, reply.body
+        # Quoted from an untrusted server: made printable, never raw escapes.
+        snippet = one_line(reply.body[:400].decode("utf-8", "replace"), 160)
+        detail = f": {snippet}" if snippet else ""
+        raise FetchError(f"{label}: HTTP {reply.status} {reply.reason}{detail}".rstrip())
 
     def _count(self, name: str, amount: int = 1) -> None:
         with self._lock:
-            setattr(self.stats, name, getattr(self.stats, name) + amount)
-
-
-def _read_capped(response: httpx.Response, label: str) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise FetchError(f"{label}: answer larger than {MAX_BODY_BYTES // 2**20} MiB")
-        chunks.append(chunk)
-    return b"".join(chunks)
+            setattr(self._stats, name, getattr(self._stats, name) + amount)
 
 
 def _describe(exc: BaseException) -> str:
@@ -338,11 +289,12 @@ def _describe(exc: BaseException) -> str:
 
 def _decode_list(body: bytes, label: str, content_type: str) -> list[Any]:
     try:
-        data = json.loads(body)
+        data = jsonsafe.loads(body)
     except ValueError as exc:
         kind = content_type.split(";")[0].strip() or "no content type"
         start = one_line(body[:200].decode("utf-8", "replace"), 60)
-        raise FetchError(f"{label}: not JSON ({one_line(kind, 60)}, {exc}): {start!r}") from None
+        why = str(exc).removeprefix("not valid JSON: ")
+        raise FetchError(f"{label}: not JSON ({one_line(kind, 60)}, {why}): {start!r}") from None
     if isinstance(data, list):
         return data
     got = {dict: "object", str: "string", bool: "boolean", type(None): "null"}.get(

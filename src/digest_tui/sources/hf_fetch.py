@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 import httpx
 
-from digest_tui.errors import FetchError
+from digest_tui.errors import FetchError, Unreachable
 from digest_tui.models import ImportWarning
 from digest_tui.sources.hf_api import Period, build_digests, parse_date, parse_items
 from digest_tui.sources.hf_cache import ResponseCache
@@ -152,6 +152,9 @@ class FetchReport:
     skipped: int = 0  # items left out (invalid, or not of the requested day)
     warnings: list[ImportWarning] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # periods that could not be fetched
+    # Periods not fetched because the host could not be reached (or passed its deadline);
+    # `errors` has one line for all of them, leading with the cause.
+    unreached: list[str] = field(default_factory=list)
     requests: int = 0
     downloaded: int = 0
     not_modified: int = 0
@@ -200,6 +203,7 @@ class _Fetched:
     pages: list[Page]
     warnings: list[ImportWarning]
     error: str | None = None
+    unreached: bool = False  # the error is the host being unreachable, not this period
 
 
 def _fetch_period(client: HfClient, spec: FetchSpec, period: Period, today: dt.date) -> _Fetched:
@@ -213,7 +217,7 @@ def _fetch_period(client: HfClient, spec: FetchSpec, period: Period, today: dt.d
         try:
             page = client.get_list(url, ttl=ttl, refresh=spec.refresh, what=f"page {number}")
         except FetchError as exc:
-            return _Fetched(pages, warnings, str(exc))
+            return _Fetched(pages, warnings, str(exc), isinstance(exc, Unreachable))
         pages.append(page)
         if page.note and page.origin == "fallback":
             warnings.append(ImportWarning(origin=url, message=page.note))
@@ -254,6 +258,7 @@ def fetch_days(
     sleep: Callable[[float], None] | None = None,
     now: Callable[[], float] = time.time,
     max_workers: int = MAX_WORKERS,
+    deadline: float | None = None,
 ) -> FetchReport:
     """Fetch every period of `spec` and import it into `library`.
 
@@ -262,7 +267,8 @@ def fetch_days(
     periods imported so far stay imported and the report says the rest were cancelled.
     Never raises for network or data problems: they are in the report's errors and warnings
     (a bad HF_ENDPOINT raises ValueError; a broken library raises its own errors).
-    `sleep` and `now` are for tests.
+    `deadline` bounds each page (connect, reads, retries and waits; default
+    `hf_client.DEADLINE`). `sleep` and `now` are for tests.
     """
     kind = spec.periods[0].kind if spec.periods else "date"
     report = FetchReport(periods=len(spec.periods), unit="day" if kind == "date" else kind)
@@ -280,6 +286,7 @@ def fetch_days(
         sleep=sleep,
         now=now,
         cancel=cancel,
+        deadline=deadline,
     ) as client:
         pool = ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="hf-fetch")
         try:
@@ -305,6 +312,15 @@ def fetch_days(
     report.downloaded = stats.downloaded
     report.not_modified = stats.not_modified
     report.bytes = stats.bytes
+    if unreachable and report.unreached:
+        # One line, leading with the cause, instead of one error per period.
+        unit = report.unit if len(report.unreached) == 1 else f"{report.unit}s"
+        span = report.unreached[0]
+        if len(report.unreached) > 1:
+            span += f"..{report.unreached[-1]}"
+        report.errors.insert(
+            0, f"{unreachable}; {len(report.unreached)} {unit} not fetched ({span})"
+        )
     if unreachable and stats.fallback:
         # One line instead of one per page: the cause is the same for all of them.
         report.warnings = [w for w in report.warnings if not w.message.startswith(unreachable)]
@@ -321,6 +337,9 @@ def _import_period(
     library: Library, spec: FetchSpec, period: Period, fetched: _Fetched, report: FetchReport
 ) -> None:
     report.warnings.extend(fetched.warnings)
+    if fetched.unreached:
+        report.unreached.append(period.label)
+        return
     if fetched.error is not None:
         report.errors.append(f"{period.label}: {fetched.error}")
         return

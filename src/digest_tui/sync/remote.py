@@ -12,7 +12,6 @@ anything else a folder path.
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
 import secrets
 import time
@@ -22,6 +21,7 @@ from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from digest_tui.errors import RemoteError, RemoteNotFound
+from digest_tui.net.urls import is_loopback_host
 
 
 @dataclass(frozen=True)
@@ -90,17 +90,6 @@ def redact(url: str) -> str:
         port = None
     netloc = host + (f":{port}" if port else "")
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def is_loopback_host(host: str | None) -> bool:
-    if not host:
-        return False
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def normalize_spec(spec: str) -> tuple[str, bool]:

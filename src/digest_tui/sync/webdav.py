@@ -3,15 +3,19 @@
 Requests: PROPFIND (Depth 1) to list a collection, GET, PUT, MKCOL, MOVE and DELETE.
 - Atomic writes: PUT to a temporary name beside the target, then MOVE onto it (Overwrite: T).
   A PUT cut short leaves at worst a temporary file that readers skip, never a torn target.
-- Retries: 5xx (but 507, storage full), 429, timeouts and dropped connections are retried with
-  exponential backoff and jitter, a bounded number of times. Every request is idempotent or made
-  so: a MOVE whose answer was lost is checked by looking at the target when retried.
-- No redirects are followed (credentials stay with the host the user named); the URL in any
-  message has its credentials removed.
+- HTTP goes through `digest_tui.net`: 408, 429, 500, 502, 503, 504, refused connections,
+  timeouts and dropped connections are retried with exponential backoff and jitter (honouring
+  `Retry-After`), a bounded number of times; every request has a total deadline (`DEADLINE`,
+  120 s, retries included) and a capped answer. Every request is idempotent or made so: a
+  MOVE whose answer was lost is checked by looking at the target when retried.
+- Only https, or plain http to this machine, is used, and no redirects are followed
+  (credentials stay with the host the user named); the URL in any message has its
+  credentials removed.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import random
 import threading
@@ -22,8 +26,17 @@ from urllib.parse import quote, unquote, urlsplit
 
 import httpx
 
-from digest_tui import __version__
-from digest_tui.errors import RemoteAuthError, RemoteCancelled, RemoteError, RemoteNotFound
+from digest_tui.errors import (
+    NetworkError,
+    RemoteAuthError,
+    RemoteCancelled,
+    RemoteError,
+    RemoteNotFound,
+    RequestCancelled,
+)
+from digest_tui.net.retry import RetryPolicy
+from digest_tui.net.session import HttpSession, Limits
+from digest_tui.net.urls import is_private_channel
 from digest_tui.sync.credentials import Credentials
 from digest_tui.sync.remote import Entry, redact, temp_name
 
@@ -35,7 +48,7 @@ _PROPFIND_BODY = (
 )
 _DAV = "{DAV:}"
 _MAX_LISTING_BYTES = 32 * 1024 * 1024
-_RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+DEADLINE = 120.0  # seconds for one request: connect, transfer, retries and their waits
 
 
 class WebDavRemote:
@@ -49,6 +62,7 @@ class WebDavRemote:
         transport: httpx.BaseTransport | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
+        deadline: float = DEADLINE,
         max_attempts: int = 5,
         backoff_base: float = 0.5,
         backoff_cap: float = 8.0,
@@ -58,26 +72,46 @@ class WebDavRemote:
     ) -> None:
         self.base = url.rstrip("/") + "/"
         self.description = redact(self.base)
+        if not is_private_channel(self.base):
+            raise RemoteError(
+                f"refusing {self.description}: only https, or plain http to this machine"
+            )
         self.base_path = urlsplit(self.base).path
-        self.requests = 0
-        self.retries = 0
-        self.max_attempts = max(1, max_attempts)
-        self.backoff_base = backoff_base
-        self.backoff_cap = backoff_cap
         self.cancel = cancel or threading.Event()
-        self._sleep = sleep if sleep is not None else self.cancel.wait
-        self._rng = rng or random.Random()
         self._has_credentials = credentials is not None
-        self._client = httpx.Client(
-            transport=transport,
+        self._http = HttpSession(
+            limits=Limits(
+                connect=connect_timeout,
+                read=timeout,
+                deadline=deadline,
+                max_body=_MAX_LISTING_BYTES,
+            ),
+            retry=RetryPolicy(
+                max_attempts=max(1, max_attempts),
+                backoff_base=backoff_base,
+                backoff_cap=backoff_cap,
+                # A WebDAV server on a home network may blip: a refused connection is retried.
+                retry_connect=True,
+            ),
             auth=httpx.BasicAuth(credentials.user, credentials.password) if credentials else None,
-            timeout=httpx.Timeout(timeout, connect=connect_timeout),
             follow_redirects=False,
-            headers={"User-Agent": f"digest-tui/{__version__}"},
+            transport=transport,
+            cancel=self.cancel,
+            sleep=sleep,
+            rng=rng,
         )
 
+    @property
+    def requests(self) -> int:
+        """HTTP requests sent, retries included."""
+        return self._http.requests
+
+    @property
+    def retries(self) -> int:
+        return self._http.retries
+
     def close(self) -> None:
-        self._client.close()
+        self._http.close()
 
     # ---- plumbing -------------------------------------------------------------------------
 
@@ -101,47 +135,32 @@ class WebDavRemote:
         """Send with retries; return (status, body, headers) for an accepted status."""
         url = self.url(path)
         label = f"{method} {redact(url)}"
-        last_problem = ""
-        for attempt in range(1, self.max_attempts + 1):
-            if self.cancel.is_set():
-                raise RemoteCancelled(f"{label}: cancelled")
-            self.requests += 1
-            try:
-                with self._client.stream(method, url, headers=headers, content=content) as response:
-                    status = response.status_code
-                    # Read the whole answer even when it is not used: a connection that drops
-                    # half-way is a failure to retry, not an answer.
-                    body = _read_capped(response, max_bytes if status in ok else 65536, label)
-                    response_headers = response.headers
-            except httpx.TimeoutException:
-                last_problem = "timed out"
-            except httpx.TransportError as exc:
-                last_problem = _transport_problem(exc)
-            else:
-                if status in ok:
-                    return status, body, response_headers
-                if status in (401, 403):
-                    hint = (
-                        "check the user name and password (an app password for Nextcloud)"
-                        if self._has_credentials
-                        else "no credentials found: set DIGEST_TUI_SYNC_USER and "
-                        "DIGEST_TUI_SYNC_PASSWORD, or add the host to ~/.netrc"
-                    )
-                    raise RemoteAuthError(f"{label}: HTTP {status}: {hint}")
-                if 300 <= status < 400:
-                    where = redact(response_headers.get("location", "?"))
-                    raise RemoteError(
-                        f"{label}: HTTP {status}: the server redirects to {where}; "
-                        "use that URL as the remote"
-                    )
-                if status not in _RETRY_STATUS:
-                    raise _status_error(label, status, path)
-                last_problem = f"HTTP {status}"
-            if attempt < self.max_attempts:
-                self.retries += 1
-                delay = min(self.backoff_cap, self.backoff_base * 2 ** (attempt - 1))
-                self._sleep(delay * (0.5 + self._rng.random()))
-        raise RemoteError(f"{label}: {last_problem} (after {self.max_attempts} attempts)")
+        try:
+            reply = self._http.request(
+                method, url, label=label, headers=headers, content=content, max_body=max_bytes
+            )
+        except RequestCancelled as exc:
+            raise RemoteCancelled(str(exc)) from None
+        except NetworkError as exc:
+            raise RemoteError(str(exc)) from None
+        status = reply.status
+        if status in ok:
+            return status, reply.body, reply.headers
+        if status in (401, 403):
+            hint = (
+                "check the user name and password (an app password for Nextcloud)"
+                if self._has_credentials
+                else "no credentials found: set DIGEST_TUI_SYNC_USER and "
+                "DIGEST_TUI_SYNC_PASSWORD, or add the host to ~/.netrc"
+            )
+            raise RemoteAuthError(f"{label}: HTTP {status}: {hint}")
+        if 300 <= status < 400:
+            where = redact(reply.headers.get("location", "?"))
+            raise RemoteError(
+                f"{label}: HTTP {status}: the server redirects to {where}; "
+                "use that URL as the remote"
+            )
+        raise _status_error(label, status, path)
 
     # ---- the Remote interface ---------------------------------------------------------------
 
@@ -172,7 +191,7 @@ class WebDavRemote:
         parent, _, name = path.rstrip("/").rpartition("/")
         return next((e for e in self._parse_listing(body, parent) if e.name == name), None)
 
-    def _parse_listing(self, body: bytes, path: str) -> list[Entry]:
+    def _parse_listing(self, body: bytes, path: str) -> builtins.list[Entry]:
         try:
             root = ET.fromstring(body)
         except ET.ParseError as exc:
@@ -180,7 +199,7 @@ class WebDavRemote:
                 f"PROPFIND {redact(self.url(path))}: the answer is not WebDAV XML ({exc})"
             ) from None
         own = _norm_path(urlsplit(self.url(_as_collection(path))).path)
-        entries: list[Entry] = []
+        entries: builtins.list[Entry] = []
         for response in root.iter(f"{_DAV}response"):
             href = response.findtext(f"{_DAV}href") or ""
             target = _norm_path(urlsplit(href.strip()).path)
@@ -280,27 +299,6 @@ def _as_collection(path: str) -> str:
 
 def _norm_path(path: str) -> str:
     return unquote(path).rstrip("/")
-
-
-def _read_capped(response: httpx.Response, max_bytes: int, label: str) -> bytes:
-    chunks: list[bytes] = []
-    total = 0
-    for chunk in response.iter_bytes():
-        total += len(chunk)
-        if total > max_bytes:
-            if response.status_code >= 300:
-                break  # an error page: its start is enough
-            raise RemoteError(f"{label}: the answer is larger than {max_bytes} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _transport_problem(exc: httpx.TransportError) -> str:
-    if isinstance(exc, httpx.ConnectError):
-        return "cannot connect"
-    if isinstance(exc, httpx.RemoteProtocolError):
-        return "the connection was dropped"
-    return f"network error ({type(exc).__name__})"
 
 
 def _status_error(label: str, status: int, path: str) -> RemoteError:
