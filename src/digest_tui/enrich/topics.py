@@ -428,6 +428,28 @@ def _trie_regex(words: Sequence[str]) -> str:
     return render(trie)
 
 
+class _Coverage:
+    """The characters of a text that some span covers: marking a span and testing one for
+    overlap cost its length (C-level bytearray operations), whatever was marked before."""
+
+    __slots__ = ("_marks", "_any")
+
+    def __init__(self, size: int) -> None:
+        self._marks = bytearray(size)
+        self._any = False
+
+    def __bool__(self) -> bool:
+        return self._any
+
+    def cover(self, start: int, end: int) -> None:
+        if end > start:
+            self._marks[start:end] = b"\x01" * (end - start)
+            self._any = True
+
+    def overlaps(self, start: int, end: int) -> bool:
+        return self._any and self._marks.find(1, start, end) != -1
+
+
 class _CompiledTopic:
     def __init__(self, topic: TopicDef) -> None:
         self.id = topic.id
@@ -443,19 +465,24 @@ class _CompiledTopic:
             candidates = [_Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
             if not candidates:
                 continue
-            blocked = [span for neg in self.negatives for span in spans.get(neg, ())]
+            # Which characters are covered is kept as a byte per character, so each overlap
+            # test costs the hit's length, not the number of spans seen so far: a long text
+            # repeating one keyword stays linear (it was quadratic: 68 s for 460 kB).
+            size = len(fld.lower)
+            blocked = _Coverage(size)
+            for neg in self.negatives:
+                for start, end in spans.get(neg, ()):
+                    blocked.cover(start, end)
             if blocked:
-                candidates = [
-                    h
-                    for h in candidates
-                    if not any(h.start < be and bs < h.end for bs, be in blocked)
-                ]
+                candidates = [h for h in candidates if not blocked.overlaps(h.start, h.end)]
             # The strongest, then the longest, match explains a stretch of text: "CUDA kernel"
             # is one piece of evidence, not "CUDA kernel" plus "kernel".
             candidates.sort(key=lambda h: (-h.pattern.weight, h.start - h.end, h.start))
             taken: list[_Hit] = []
+            covered = _Coverage(size)
             for hit in candidates:
-                if not any(hit.start < t.end and t.start < hit.end for t in taken):
+                if not covered.overlaps(hit.start, hit.end):
+                    covered.cover(hit.start, hit.end)
                     taken.append(hit)
             accepted.extend(sorted(taken, key=lambda h: h.start))
         return accepted
@@ -520,7 +547,10 @@ def _mask_urls(text: str) -> str:
     if "/" not in text and "www." not in text.lower():
         return text
     spans = [m.span() for m in _URL_SCHEME.finditer(text)]
+    token_end = -1
     for m in _URL_DOMAIN.finditer(text):
+        if m.start() < token_end:
+            continue  # inside the token just widened: widening again would be quadratic
         # Widen "github.com/" to the whole whitespace-delimited token it sits in.
         start, end = m.start(), m.end()
         while start > 0 and not text[start - 1].isspace():
@@ -528,6 +558,7 @@ def _mask_urls(text: str) -> str:
         while end < len(text) and not text[end].isspace():
             end += 1
         spans.append((start, end))
+        token_end = end
     if not spans:
         return text
     chars = list(text)
