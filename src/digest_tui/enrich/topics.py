@@ -40,6 +40,7 @@ from pydantic import (
     model_validator,
 )
 
+from digest_tui.enrich.coverage import Coverage
 from digest_tui.errors import TaxonomyError
 from digest_tui.models import TopicEvidence
 
@@ -428,28 +429,6 @@ def _trie_regex(words: Sequence[str]) -> str:
     return render(trie)
 
 
-class _Coverage:
-    """The characters of a text that some span covers: marking a span and testing one for
-    overlap cost its length (C-level bytearray operations), whatever was marked before."""
-
-    __slots__ = ("_marks", "_any")
-
-    def __init__(self, size: int) -> None:
-        self._marks = bytearray(size)
-        self._any = False
-
-    def __bool__(self) -> bool:
-        return self._any
-
-    def cover(self, start: int, end: int) -> None:
-        if end > start:
-            self._marks[start:end] = b"\x01" * (end - start)
-            self._any = True
-
-    def overlaps(self, start: int, end: int) -> bool:
-        return self._any and self._marks.find(1, start, end) != -1
-
-
 class _CompiledTopic:
     def __init__(self, topic: TopicDef) -> None:
         self.id = topic.id
@@ -469,7 +448,7 @@ class _CompiledTopic:
             # test costs the hit's length, not the number of spans seen so far: a long text
             # repeating one keyword stays linear (it was quadratic: 68 s for 460 kB).
             size = len(fld.lower)
-            blocked = _Coverage(size)
+            blocked = Coverage(size)
             for neg in self.negatives:
                 for start, end in spans.get(neg, ()):
                     blocked.cover(start, end)
@@ -479,7 +458,7 @@ class _CompiledTopic:
             # is one piece of evidence, not "CUDA kernel" plus "kernel".
             candidates.sort(key=lambda h: (-h.pattern.weight, h.start - h.end, h.start))
             taken: list[_Hit] = []
-            covered = _Coverage(size)
+            covered = Coverage(size)
             for hit in candidates:
                 if not covered.overlaps(hit.start, hit.end):
                     covered.cover(hit.start, hit.end)
