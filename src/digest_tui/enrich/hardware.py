@@ -43,6 +43,7 @@ from digest_tui.enrich.hardware_text import (
     extract,
     matchers,
 )
+from digest_tui.enrich.literal_scan import LiteralScanner
 
 Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
 Confidence = Literal["high", "medium", "low"]
@@ -214,9 +215,13 @@ def suggest_hardware(
     *,
     topics: Sequence[str] = (),
     tested_on: Sequence[str] = (),
+    scanner: LiteralScanner | None = None,
 ) -> HardwareSuggestion:
-    """Suggest where to reproduce a paper: see the module docstring for the order of rules."""
-    facts = extract(matchers(catalog), title or "", abstract or "", tuple(tested_on))
+    """Suggest where to reproduce a paper: see the module docstring for the order of rules.
+    `scanner`: a literal scanner shared with the topic classifier (each text scanned once)."""
+    facts = extract(
+        matchers(catalog), title or "", abstract or "", tuple(tested_on), scanner=scanner
+    )
     return _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
 
 

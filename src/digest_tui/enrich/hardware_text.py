@@ -22,7 +22,8 @@ from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
 from digest_tui.enrich.hardware_catalog import HardwareCatalog
-from digest_tui.enrich.hardware_gate import Gated, Lowered
+from digest_tui.enrich.hardware_gate import Gated, GateIndex, Lowered
+from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
 EntityKind = Literal["device", "system", "architecture"]
@@ -252,6 +253,18 @@ _KERNEL_CUES = Gated.compile(
 )
 
 
+# The gated patterns of this module, indexed with the catalog's (`Matchers.gates`).
+_MODULE_GATES = (
+    _UNIT,
+    _PER_MACHINE,
+    _FIRST_PERSON,
+    _BACKGROUND,
+    _SIZE_WORDS,
+    _ADAPTER,
+    _ZERO3,
+    _KERNEL_CUES,
+)
+
 # ---- results -------------------------------------------------------------------------------
 
 
@@ -407,6 +420,44 @@ class Matchers:
         ]
         self.precision = [(n, b, Gated.compile(p, re.IGNORECASE)) for n, b, p in _PRECISION]
         self.modes = {mode: Gated.compile(p, re.IGNORECASE) for mode, p in _MODE_PATTERNS.items()}
+        self.gates = GateIndex(
+            [
+                *(a.gated for a in self.aliases),
+                *(g for _, g in self.features),
+                *(g for _, g in self.vendors),
+                *(g for _, _, _, g in self.models),
+                *(g for g, _, _ in self.cues),
+                *(g for _, _, g in self.precision),
+                *self.modes.values(),
+                *_MODULE_GATES,
+            ]
+        )
+        self._scanner: LiteralScanner | None = None
+        # Each list with its gates, so a text runs only the patterns its literals allow.
+        self.gated_aliases = self.gates.tagged((a.gated, a) for a in self.aliases)
+        self.gated_cues = self.gates.tagged((c[0], c) for c in self.cues)
+        self.gated_features = self.gates.tagged((f[1], f) for f in self.features)
+        self.gated_vendors = self.gates.tagged((v[1], v) for v in self.vendors)
+        self.gated_models = self.gates.tagged((m[3], m) for m in self.models)
+        self.gated_precision = self.gates.tagged((p[2], p) for p in self.precision)
+
+    @property
+    def literals(self) -> frozenset[str]:
+        """The literals a `LiteralScanner` must find (as substrings) to serve these matchers."""
+        return self.gates.literals
+
+    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
+        """`shared` when it knows every literal of the gates, else a scanner of their own."""
+        if shared is not None and shared.serves(self.gates.literals, frozenset()):
+            return shared
+        if self._scanner is None:
+            self._scanner = LiteralScanner(self.gates.literals)
+        return self._scanner
+
+    def lowered(self, text: str, scanner: LiteralScanner) -> Lowered:
+        """`text` lower-cased, with the gates it opens worked out from one literal scan."""
+        low = text.lower()
+        return Lowered(low, scanner.scan(low).present, self.gates)
 
 
 def matchers(catalog: HardwareCatalog) -> Matchers:
@@ -433,10 +484,9 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
     return _COUNT_BEFORE.search(text, window, start)
 
 
-def _sentences(source: Source, text: str) -> list[Sentence]:
+def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     bounds = [0, *(m.end() for m in _SENTENCE_BREAK.finditer(text)), len(text)]
     # One pass each over the whole text, then each hit is given to its sentence.
-    lowered = Lowered(text.lower())
     first_hits = [m.start() for m in _FIRST_PERSON.finditer(text, lowered)]
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
     out: list[Sentence] = []
@@ -530,13 +580,12 @@ class _LastMatch:
 class _Text:
     source: Source
     text: str
-    sentences: list[Sentence]
-    lowered: Lowered = field(default_factory=lambda: Lowered(""))
-
+    lowered: Lowered
+    sentences: list[Sentence] = field(default_factory=list)
     sentence_starts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.lowered = Lowered(self.text.lower())
+        self.sentences = _sentences(self.source, self.text, self.lowered)
         self.sentence_starts = [s.start for s in self.sentences]
         self.comparisons = _LastMatch(_COMPARISON, self)
         self.eval_links = _LastMatch(_EVAL_LINK, self)
@@ -589,7 +638,7 @@ def _entity_matches(m: Matchers, doc: _Text) -> list[tuple[_Alias, re.Match[str]
     """Non-overlapping names, longest first where two start together ("H100 PCIe" over
     "H100", "Ascend 910C" over "Ascend"), systems before devices before architectures."""
     found: list[tuple[int, int, int, _Alias, re.Match[str]]] = []
-    for alias in m.aliases:
+    for alias in doc.lowered.opened(m.gated_aliases):
         for match in alias.gated.finditer(doc.text, doc.lowered):
             start = match.start()
             if (
@@ -679,7 +728,7 @@ def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison"
 def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
     out: list[SizeMention] = []
     text = doc.text
-    for ident, total, active, pattern in m.models:
+    for ident, total, active, pattern in doc.lowered.opened(m.gated_models):
         for match in pattern.finditer(text, doc.lowered):
             out.append(
                 SizeMention(
@@ -832,13 +881,23 @@ def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]
 
 
 def extract(
-    m: Matchers, title: str, abstract: str, curated: tuple[str, ...] | list[str] = ()
+    m: Matchers,
+    title: str,
+    abstract: str,
+    curated: tuple[str, ...] | list[str] = (),
+    *,
+    scanner: LiteralScanner | None = None,
 ) -> TextFacts:
-    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way."""
+    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way.
+    `scanner`: a literal scanner shared with the topic classifier, so each text is scanned
+    once (see `Matchers.literals`)."""
     facts = TextFacts()
-    docs: list[_Text] = [_Text("title", title, _sentences("title", title))]
-    docs.append(_Text("abstract", abstract, _sentences("abstract", abstract)))
-    docs.extend(_Text("curated", note, _sentences("curated", note)) for note in curated)
+    # Every vendor counted from the start, in catalog order: ties go to the one listed first.
+    facts.vendors.update({vendor: 0 for vendor, _ in m.vendors})
+    scan = m.scanner(scanner)
+    docs: list[_Text] = [_Text("title", title, m.lowered(title, scan))]
+    docs.append(_Text("abstract", abstract, m.lowered(abstract, scan)))
+    docs.extend(_Text("curated", note, m.lowered(note, scan)) for note in curated)
     offset = 0
     for doc in docs:
         mentions = _entity_mentions(m, doc, offset)
@@ -846,7 +905,7 @@ def extract(
         facts.counts.extend(_generic_counts(doc, [x.span for x in mentions], offset))
         # Curated notes are read like the abstract ("single 48GB GPU", "uses WGMMA and TMA"),
         # except for model sizes and the wording of the mode, which belong to the paper.
-        for pattern, scale, strong in m.cues:
+        for pattern, scale, strong in doc.lowered.opened(m.gated_cues):
             for match in pattern.finditer(doc.text, doc.lowered):
                 facts.cues.append(
                     Cue(
@@ -856,19 +915,24 @@ def extract(
                         doc.background(match.start()),
                     )
                 )
-        for feature_id, pattern in m.features:
+        for feature_id, pattern in doc.lowered.opened(m.gated_features):
             for match in pattern.finditer(doc.text, doc.lowered):
                 facts.features.append((feature_id, doc.span(match.start(), match.end())))
-        for vendor, pattern in m.vendors:
+        for vendor, pattern in doc.lowered.opened(m.gated_vendors):
             facts.vendors[vendor] += sum(1 for _ in pattern.finditer(doc.text, doc.lowered))
         if doc.source != "curated":
             facts.sizes.extend(_sizes(m, doc))
         offset += len(doc.sentences)
     title_doc, abstract_doc = docs[0], docs[1]
     both = f"{title}\n{abstract}"
-    both_lowered = Lowered(f"{title_doc.lowered.text}\n{abstract_doc.lowered.text}")
+    # No literal spans the line break: the joined text holds what either part holds.
+    both_lowered = Lowered(
+        f"{title_doc.lowered.text}\n{abstract_doc.lowered.text}",
+        scan.scan(title_doc.lowered.text).present | scan.scan(abstract_doc.lowered.text).present,
+        m.gates,
+    )
     best: tuple[int, str, float, Span] | None = None
-    for name, nbytes, pattern in m.precision:
+    for name, nbytes, pattern in abstract_doc.lowered.opened(m.gated_precision):
         found = list(pattern.finditer(abstract, abstract_doc.lowered))
         if found and (best is None or len(found) > best[0]):
             first = found[0]
