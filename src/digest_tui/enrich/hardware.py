@@ -16,6 +16,8 @@ node the scale is multi-node and a scaled-down setup a single lab could run is s
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -41,6 +43,7 @@ from digest_tui.enrich.hardware_text import (
     extract,
     matchers,
 )
+from digest_tui.enrich.literal_scan import LiteralScanner
 
 Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
 Confidence = Literal["high", "medium", "low"]
@@ -159,6 +162,35 @@ def _mention_setup(catalog: HardwareCatalog, mention: Mention) -> _Setup | None:
     )
 
 
+class _DevicesBySentence:
+    """The device mentions of each sentence, to find the one a device-less count belongs to
+    without a pass over every mention per count (quadratic on a long text)."""
+
+    def __init__(self, pool: Sequence[Mention]) -> None:
+        self.devices: dict[int, list[Mention]] = {}
+        for m in pool:
+            if m.kind == "device" and not m.hours:
+                self.devices.setdefault(m.sentence, []).append(m)
+        self.starts = {i: [m.span.start for m in ms] for i, ms in self.devices.items()}
+        self.in_order = {
+            i: all(a <= b for a, b in itertools.pairwise(starts))
+            for i, starts in self.starts.items()
+        }
+
+    def nearest_before(self, count: CountMention) -> Mention | None:
+        """The last device written at or before the count in its sentence, else the first."""
+        devices = self.devices.get(count.sentence)
+        if not devices:
+            return None
+        starts = self.starts[count.sentence]
+        if self.in_order[count.sentence]:
+            i = bisect.bisect_right(starts, count.span.start)
+            return devices[i - 1] if i else devices[0]
+        # Mentions out of text order (not seen in practice): the plain scan, same answer.
+        before = [m for m in devices if m.span.start <= count.span.start]
+        return before[-1] if before else devices[0]
+
+
 def _count_scale(count: CountMention) -> Scale:
     if count.unit == "node":
         if count.per_node:
@@ -183,9 +215,13 @@ def suggest_hardware(
     *,
     topics: Sequence[str] = (),
     tested_on: Sequence[str] = (),
+    scanner: LiteralScanner | None = None,
 ) -> HardwareSuggestion:
-    """Suggest where to reproduce a paper: see the module docstring for the order of rules."""
-    facts = extract(matchers(catalog), title or "", abstract or "", tuple(tested_on))
+    """Suggest where to reproduce a paper: see the module docstring for the order of rules.
+    `scanner`: a literal scanner shared with the topic classifier (each text scanned once)."""
+    facts = extract(
+        matchers(catalog), title or "", abstract or "", tuple(tested_on), scanner=scanner
+    )
     return _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
 
 
@@ -257,16 +293,11 @@ class _Builder:
         # "512-GPU scale ... on NVIDIA H100 GPUs", "over 15M on a 4 node cluster" after
         # "8xH100 GPU node": a device-less count in a sentence that names a device is a setup of
         # that device (the nearest one written before it).
+        by_sentence = _DevicesBySentence(pool)
         for count in counts:
-            devices = [
-                m
-                for m in pool
-                if m.kind == "device" and m.sentence == count.sentence and not m.hours
-            ]
-            if not devices:
+            mention = by_sentence.nearest_before(count)
+            if mention is None:
                 continue
-            before = [m for m in devices if m.span.start <= count.span.start]
-            mention = before[-1] if before else devices[0]
             device = self.catalog.get(mention.ref)
             scale = "edge" if device is not None and device.edge else _count_scale(count)
             total = _count_total(count, device)

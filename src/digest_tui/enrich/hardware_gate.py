@@ -8,13 +8,21 @@ branch, the literals every match of it contains, and a `Gated` pattern runs only
 literals of some branch are in the (lower-cased) text. A pattern with a branch that has no
 required literal of two or more characters always runs: the gate can only skip work, never
 change a result.
+
+The literals are not looked for pattern by pattern: a `GateIndex` of all the patterns takes the
+set of literals one scan found in the text (`enrich/literal_scan.py`, shared with the topic
+classifier) and works out which gates open, touching only the patterns of literals present;
+the `Lowered` text then answers `may_match` with one set lookup.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _LOOKAROUND = ("?=", "?!", "?<=", "?<!")
 _GROUP_PREFIX = re.compile(r"^\?(?:[:>]|P<\w+>|[aiLmsux-]+:)")
@@ -204,6 +212,10 @@ class Gated:
     def may_match(self, lowered: str | Lowered) -> bool:
         if not self.triggers:
             return True
+        if isinstance(lowered, Lowered) and lowered.gates is not None:
+            opened = lowered.gates.decided(self, lowered.open)
+            if opened is not None:
+                return opened
         if isinstance(lowered, str):
             return any(all(t in lowered for t in branch) for branch in self.triggers)
         return any(all(lowered.has(t) for t in branch) for branch in self.triggers)
@@ -229,13 +241,30 @@ class Gated:
 
 class Lowered:
     """A lower-cased text that remembers which literals it holds: a substring test costs about
-    a microsecond per kilobyte, and many patterns share literals ("gpu", "single")."""
+    a microsecond per kilobyte, and many patterns share literals ("gpu", "single").
 
-    __slots__ = ("_seen", "text")
+    With `gates` and the literals a scan found (`present`), whether each gate of the index is
+    open is worked out once (`open`), and `Gated.may_match` is a lookup.
+    """
 
-    def __init__(self, text: str) -> None:
+    __slots__ = ("_seen", "gates", "open", "text")
+
+    def __init__(
+        self, text: str, present: Iterable[str] | None = None, gates: GateIndex | None = None
+    ) -> None:
         self.text = text
         self._seen: dict[str, bool] = {}
+        self.gates = gates if present is not None else None
+        self.open: set[int] = set()
+        if present is not None and gates is not None:
+            self.open = gates.open_gates(frozenset(present))
+
+    def opened(self, items: list[tuple[int | None, T]]) -> list[T]:
+        """The items (from `GateIndex.tagged`) whose gates this text opens, in order."""
+        if self.gates is None:
+            raise ValueError("this text was not scanned for literals")
+        opened = self.open
+        return [item for gate, item in items if gate is None or gate in opened]
 
     def __len__(self) -> int:
         return len(self.text)
@@ -245,3 +274,37 @@ class Lowered:
         if found is None:
             found = self._seen[literal] = literal in self.text
         return found
+
+
+class GateIndex:
+    """The gates of many patterns, indexed by literal: given the literals present in a text,
+    which gates are open, at the cost of the patterns of the literals present (not of every
+    pattern). Each branch is filed under its longest literal (likely the rarest)."""
+
+    def __init__(self, gates: Iterable[Gated]) -> None:
+        self.gates = list(dict.fromkeys(gates))
+        self.literals = frozenset(t for g in self.gates for branch in g.triggers for t in branch)
+        self._indexed = {id(g) for g in self.gates if g.triggers}
+        self._by_literal: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for gate in self.gates:
+            for branch in gate.triggers:
+                key = max(branch, key=len)
+                self._by_literal.setdefault(key, []).append((id(gate), branch))
+
+    def open_gates(self, present: frozenset[str]) -> set[int]:
+        """The `id`s of the gated patterns of the index that may match."""
+        opened: set[int] = set()
+        for literal in present:
+            for gate_id, branch in self._by_literal.get(literal, ()):
+                if gate_id not in opened and all(t in present for t in branch):
+                    opened.add(gate_id)
+        return opened
+
+    def decided(self, gate: Gated, opened: set[int]) -> bool | None:
+        """Whether `gate` may match, when it is one of the index's gated patterns."""
+        key = id(gate)
+        return key in opened if key in self._indexed else None
+
+    def tagged(self, items: Iterable[tuple[Gated, T]]) -> list[tuple[int | None, T]]:
+        """Items with the key of their gate (None: always runs), for `Lowered.opened`."""
+        return [(id(g) if id(g) in self._indexed else None, item) for g, item in items]

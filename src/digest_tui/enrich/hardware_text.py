@@ -13,14 +13,17 @@ paper is a handful of regex passes over a few thousand characters.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
+from digest_tui.enrich.coverage import Coverage
 from digest_tui.enrich.hardware_catalog import HardwareCatalog
-from digest_tui.enrich.hardware_gate import Gated, Lowered
+from digest_tui.enrich.hardware_gate import Gated, GateIndex, Lowered
+from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
 EntityKind = Literal["device", "system", "architecture"]
@@ -250,6 +253,18 @@ _KERNEL_CUES = Gated.compile(
 )
 
 
+# The gated patterns of this module, indexed with the catalog's (`Matchers.gates`).
+_MODULE_GATES = (
+    _UNIT,
+    _PER_MACHINE,
+    _FIRST_PERSON,
+    _BACKGROUND,
+    _SIZE_WORDS,
+    _ADAPTER,
+    _ZERO3,
+    _KERNEL_CUES,
+)
+
 # ---- results -------------------------------------------------------------------------------
 
 
@@ -405,6 +420,44 @@ class Matchers:
         ]
         self.precision = [(n, b, Gated.compile(p, re.IGNORECASE)) for n, b, p in _PRECISION]
         self.modes = {mode: Gated.compile(p, re.IGNORECASE) for mode, p in _MODE_PATTERNS.items()}
+        self.gates = GateIndex(
+            [
+                *(a.gated for a in self.aliases),
+                *(g for _, g in self.features),
+                *(g for _, g in self.vendors),
+                *(g for _, _, _, g in self.models),
+                *(g for g, _, _ in self.cues),
+                *(g for _, _, g in self.precision),
+                *self.modes.values(),
+                *_MODULE_GATES,
+            ]
+        )
+        self._scanner: LiteralScanner | None = None
+        # Each list with its gates, so a text runs only the patterns its literals allow.
+        self.gated_aliases = self.gates.tagged((a.gated, a) for a in self.aliases)
+        self.gated_cues = self.gates.tagged((c[0], c) for c in self.cues)
+        self.gated_features = self.gates.tagged((f[1], f) for f in self.features)
+        self.gated_vendors = self.gates.tagged((v[1], v) for v in self.vendors)
+        self.gated_models = self.gates.tagged((m[3], m) for m in self.models)
+        self.gated_precision = self.gates.tagged((p[2], p) for p in self.precision)
+
+    @property
+    def literals(self) -> frozenset[str]:
+        """The literals a `LiteralScanner` must find (as substrings) to serve these matchers."""
+        return self.gates.literals
+
+    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
+        """`shared` when it knows every literal of the gates, else a scanner of their own."""
+        if shared is not None and shared.serves(self.gates.literals, frozenset()):
+            return shared
+        if self._scanner is None:
+            self._scanner = LiteralScanner(self.gates.literals)
+        return self._scanner
+
+    def lowered(self, text: str, scanner: LiteralScanner) -> Lowered:
+        """`text` lower-cased, with the gates it opens worked out from one literal scan."""
+        low = text.lower()
+        return Lowered(low, scanner.scan(low).present, self.gates)
 
 
 def matchers(catalog: HardwareCatalog) -> Matchers:
@@ -431,10 +484,9 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
     return _COUNT_BEFORE.search(text, window, start)
 
 
-def _sentences(source: Source, text: str) -> list[Sentence]:
+def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     bounds = [0, *(m.end() for m in _SENTENCE_BREAK.finditer(text)), len(text)]
     # One pass each over the whole text, then each hit is given to its sentence.
-    lowered = Lowered(text.lower())
     first_hits = [m.start() for m in _FIRST_PERSON.finditer(text, lowered)]
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
     out: list[Sentence] = []
@@ -444,8 +496,12 @@ def _sentences(source: Source, text: str) -> list[Sentence]:
     for i, (start, end) in enumerate(itertools.pairwise(bounds)):
         if start >= end:
             continue
-        first = any(start <= h < end for h in first_hits)
-        cue_at = next((h for h in cue_hits if start <= h < end), None)
+        # The hits are in text order: the first at or after `start` decides (a scan of every
+        # hit per sentence was quadratic on a long text of many sentences).
+        at = bisect.bisect_left(first_hits, start)
+        first = at < len(first_hits) and first_hits[at] < end
+        at = bisect.bisect_left(cue_hits, start)
+        cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
         # The opening sentence of an abstract is motivation unless it speaks of "we".
         opening = i == 0 and opening_is_motivation
         background = source == "abstract" and not first and (opening or cue_at is not None)
@@ -456,10 +512,12 @@ def _sentences(source: Source, text: str) -> list[Sentence]:
     return out
 
 
-def _sentence_at(sentences: list[Sentence], pos: int) -> int:
-    for i, s in enumerate(sentences):
-        if s.start <= pos < s.end:
-            return i
+def _sentence_at(sentences: list[Sentence], starts: list[int], pos: int) -> int:
+    """The index of the sentence holding `pos` (else the last). Sentences are in text order and
+    do not overlap, so only the last one starting at or before `pos` can hold it."""
+    i = bisect.bisect_right(starts, pos) - 1
+    if i >= 0 and pos < sentences[i].end:
+        return i
     return len(sentences) - 1
 
 
@@ -472,15 +530,68 @@ def _count_of(num: str | None, word: str | None) -> tuple[int | None, bool]:
     return None, False
 
 
+class _LastMatch:
+    """The last match of a word pattern in text[lo:end] for many `end`s in one sentence, at
+    the cost of one scan of the sentence plus a short rescan near each `end`.
+
+    Scanning text[sentence start:end] again for every model size in the sentence was quadratic
+    on a long sentence. A match found in the whole sentence that ends at least `_EDGE`
+    characters before `end` is also a match of the cut text (the pattern reads at most a word,
+    or a few short words, past a position); only the last stretch before `end` is rescanned,
+    with `endpos`, so a word the cut ends inside is read as the cut text reads it.
+    """
+
+    _EDGE = 64
+
+    def __init__(self, pattern: re.Pattern[str], doc: _Text) -> None:
+        self.pattern = pattern
+        self.doc = doc
+        self.found: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
+
+    def _sentence(self, index: int) -> tuple[list[int], list[tuple[int, int]]]:
+        cached = self.found.get(index)
+        if cached is None:
+            sentence = self.doc.sentences[index]
+            spans = [
+                m.span() for m in self.pattern.finditer(self.doc.text, sentence.start, sentence.end)
+            ]
+            cached = self.found[index] = ([e for _, e in spans], spans)
+        return cached
+
+    def last_before(self, index: int, lo: int, end: int) -> int | None:
+        """The end of the last match in text[lo:end] (scanned from `lo`, which is a sentence
+        start or the end of an earlier match), or None."""
+        ends, spans = self._sentence(index)
+        i = bisect.bisect_right(ends, end - self._EDGE)
+        last: int | None = None
+        resume = lo
+        if i and spans[i - 1][0] >= lo:
+            last = resume = spans[i - 1][1]
+        # Matches of the whole sentence between `resume` and the next one could not have
+        # started before that next match (or the edge), cut text or not.
+        next_start = spans[i][0] if i < len(spans) else end
+        resume = max(resume, min(next_start, end - self._EDGE))
+        for match in self.pattern.finditer(self.doc.text, resume, end):
+            last = match.end()
+        return last
+
+
 @dataclass
 class _Text:
     source: Source
     text: str
-    sentences: list[Sentence]
-    lowered: Lowered = field(default_factory=lambda: Lowered(""))
+    lowered: Lowered
+    sentences: list[Sentence] = field(default_factory=list)
+    sentence_starts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.lowered = Lowered(self.text.lower())
+        self.sentences = _sentences(self.source, self.text, self.lowered)
+        self.sentence_starts = [s.start for s in self.sentences]
+        self.comparisons = _LastMatch(_COMPARISON, self)
+        self.eval_links = _LastMatch(_EVAL_LINK, self)
+
+    def sentence_at(self, pos: int) -> int:
+        return _sentence_at(self.sentences, self.sentence_starts, pos)
 
     def span(self, start: int, end: int) -> Span:
         return Span(self.source, start, end, self.text[start:end])
@@ -488,7 +599,7 @@ class _Text:
     def background(self, pos: int) -> bool:
         if not self.sentences:
             return False
-        start = self.sentences[_sentence_at(self.sentences, pos)].background_from
+        start = self.sentences[self.sentence_at(pos)].background_from
         return start is not None and pos >= start
 
 
@@ -517,7 +628,7 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
         tail = _AFTER_NODE.match(after) or _AFTER_CLUSTER.match(after) or mem
         quote_end = end + (tail.end() if tail else 0)
         mention.span = doc.span(start, quote_end)
-        mention.sentence = offset_sentence + _sentence_at(doc.sentences, match.start())
+        mention.sentence = offset_sentence + doc.sentence_at(match.start())
         mention.background = doc.background(match.start())
         out.append(mention)
     return out
@@ -527,7 +638,7 @@ def _entity_matches(m: Matchers, doc: _Text) -> list[tuple[_Alias, re.Match[str]
     """Non-overlapping names, longest first where two start together ("H100 PCIe" over
     "H100", "Ascend 910C" over "Ascend"), systems before devices before architectures."""
     found: list[tuple[int, int, int, _Alias, re.Match[str]]] = []
-    for alias in m.aliases:
+    for alias in doc.lowered.opened(m.gated_aliases):
         for match in alias.gated.finditer(doc.text, doc.lowered):
             start = match.start()
             if (
@@ -549,9 +660,11 @@ def _entity_matches(m: Matchers, doc: _Text) -> list[tuple[_Alias, re.Match[str]
 
 def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list[CountMention]:
     out: list[CountMention] = []
-
-    def overlaps(start: int, end: int) -> bool:
-        return any(s.source == doc.source and s.start < end and start < s.end for s in taken)
+    covered = Coverage(len(doc.text))
+    for span in taken:
+        if span.source == doc.source:
+            covered.cover(span.start, span.end)
+    overlaps = covered.overlaps
 
     for unit_match in _UNIT.finditer(doc.text, doc.lowered):
         window = max(0, unit_match.start() - 60)
@@ -576,7 +689,7 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
                 vague=vague,
                 background=doc.background(start),
                 baseline=bool(_AFTER_BASELINE.match(after)),
-                sentence=offset_sentence + _sentence_at(doc.sentences, start),
+                sentence=offset_sentence + doc.sentence_at(start),
             )
         )
     for match in _PER_MACHINE.finditer(doc.text, doc.lowered):
@@ -591,7 +704,7 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
                 per_node=num if per_node else None,
                 span=doc.span(match.start(), match.end()),
                 background=doc.background(match.start()),
-                sentence=offset_sentence + _sentence_at(doc.sentences, match.start()),
+                sentence=offset_sentence + doc.sentence_at(match.start()),
             )
         )
     return out
@@ -600,12 +713,12 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
 def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison", "background"]:
     if doc.source != "abstract":
         return "own"
-    sentence = doc.sentences[_sentence_at(doc.sentences, start)]
-    before = doc.text[sentence.start : start]
-    cmp_match = None
-    for found in _COMPARISON.finditer(before):
-        cmp_match = found  # the last comparison word before the size
-    if cmp_match is not None and not _EVAL_LINK.search(before[cmp_match.end() :]):
+    index = doc.sentence_at(start)
+    sentence = doc.sentences[index]
+    # The last comparison word between the sentence's start and the size, not followed by
+    # "on"/"using" before the size.
+    cmp_end = doc.comparisons.last_before(index, sentence.start, start)
+    if cmp_end is not None and doc.eval_links.last_before(index, cmp_end, start) is None:
         return "comparison"
     if sentence.background:
         return "background"
@@ -615,7 +728,7 @@ def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison"
 def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
     out: list[SizeMention] = []
     text = doc.text
-    for ident, total, active, pattern in m.models:
+    for ident, total, active, pattern in doc.lowered.opened(m.gated_models):
         for match in pattern.finditer(text, doc.lowered):
             out.append(
                 SizeMention(
@@ -628,11 +741,8 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
                 )
             )
 
-    def near_known(start: int, end: int) -> SizeMention | None:
-        return next(
-            (s for s in out if s.model and s.span.start - 8 <= end and start <= s.span.end + 8),
-            None,
-        )
+    known_models = _NearModels(out)
+    removed: set[int] = set()  # ids of known models a written size replaced
 
     for match in _SIZE.finditer(text):
         unit = match.group("unit")
@@ -647,11 +757,11 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
         if experts:
             value *= int(experts)  # NxM experts: an upper bound, attention is shared
             upper_bound = True
-        known = near_known(match.start(), match.end())
+        known = known_models.near(match.start(), match.end(), removed)
         if known is not None:
             if experts or abs(known.total_b - value) <= 0.05 * value:
                 continue  # "Mixtral 8x7B", "GPT-3 175B": the known model already counts
-            out.remove(known)  # "GPT-3 13B": the size written wins over the usual one
+            removed.add(id(known))  # "GPT-3 13B": the size written wins over the usual one
         # "760M active, 8.3B total" is one MoE model: keep the total, note the active.
         out.append(
             SizeMention(
@@ -664,10 +774,15 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
         )
         if after.lstrip().lower().startswith("active"):
             out[-1].active_b, out[-1].total_b = value, value  # paired below
+    if removed:
+        out = [s for s in out if id(s) not in removed]
+    taken = Coverage(len(text))
+    for size in out:
+        taken.cover(size.span.start, size.span.end)
     for match in _SIZE_WORDS.finditer(text, doc.lowered):
         num = match.group("num").lower()
         value = float(_WORD_NUMBERS.get(num, 0) or num) * _UNIT_B[match.group("unit").lower()]
-        if any(s.span.start <= match.start() < s.span.end for s in out):
+        if taken.covers(match.start()):
             continue
         out.append(
             SizeMention(
@@ -677,29 +792,69 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
                 role=_size_role(doc, match.start()),
             )
         )
+        taken.cover(match.start(), match.end())
     _pair_active_total(out, text)
     return out
 
 
+class _NearModels:
+    """The known-model sizes ("Mixtral 8x7B") of a text, found by position: the first one (in
+    list order) within 8 characters of a span, without a pass over all of them per span."""
+
+    _NEAR = 8
+
+    def __init__(self, sizes: list[SizeMention]) -> None:
+        models = sorted(
+            ((s.span.start, order, s) for order, s in enumerate(sizes) if s.model),
+            key=lambda item: item[0],
+        )
+        self.starts = [start for start, _, _ in models]
+        self.models = models
+        self.longest = max((s.span.end - s.span.start for _, _, s in models), default=0)
+
+    def near(self, start: int, end: int, removed: set[int]) -> SizeMention | None:
+        best: tuple[int, SizeMention] | None = None
+        i = bisect.bisect_right(self.starts, end + self._NEAR) - 1
+        # Only a model starting at most `longest` before `start - 8` can end near `start`.
+        while i >= 0 and self.starts[i] >= start - self._NEAR - self.longest:
+            _, order, size = self.models[i]
+            near = size.span.end + self._NEAR >= start and id(size) not in removed
+            if near and (best is None or order < best[0]):
+                best = (order, size)
+            i -= 1
+        return best[1] if best is not None else None
+
+
 def _pair_active_total(sizes: list[SizeMention], text: str) -> None:
     """Fold "760M active, 8.3B total" into one MoE size (total 8.3B, active 0.76B)."""
-    for active in [s for s in sizes if s.active_b is not None and s.model is None]:
-        total = next(
-            (
-                s
-                for s in sizes
-                if s is not active
-                and s.span.source == active.span.source
-                and 0 < s.span.start - active.span.end < 24
-                and text[s.span.end : s.span.end + 8].lstrip().lower().startswith("total")
-            ),
-            None,
-        )
+    actives = [s for s in sizes if s.active_b is not None and s.model is None]
+    if not actives:
+        return
+    # The total is written 1-23 characters after the active count: look those positions up
+    # instead of scanning every size for every active one.
+    order = {id(s): i for i, s in enumerate(sizes)}
+    by_start: dict[tuple[str, int], list[SizeMention]] = {}
+    for size in sizes:
+        by_start.setdefault((size.span.source, size.span.start), []).append(size)
+    removed: set[int] = set()
+    for active in actives:
+        total: SizeMention | None = None
+        for start in range(active.span.end + 1, active.span.end + 24):
+            for s in by_start.get((active.span.source, start), ()):
+                if (
+                    s is not active
+                    and id(s) not in removed
+                    and (total is None or order[id(s)] < order[id(total)])
+                    and text[s.span.end : s.span.end + 8].lstrip().lower().startswith("total")
+                ):
+                    total = s
         if total is not None:
             total.active_b = active.total_b
-            sizes.remove(active)
+            removed.add(id(active))
         else:
             active.active_b = None
+    if removed:
+        sizes[:] = [s for s in sizes if id(s) not in removed]
 
 
 def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]:
@@ -726,13 +881,23 @@ def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]
 
 
 def extract(
-    m: Matchers, title: str, abstract: str, curated: tuple[str, ...] | list[str] = ()
+    m: Matchers,
+    title: str,
+    abstract: str,
+    curated: tuple[str, ...] | list[str] = (),
+    *,
+    scanner: LiteralScanner | None = None,
 ) -> TextFacts:
-    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way."""
+    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way.
+    `scanner`: a literal scanner shared with the topic classifier, so each text is scanned
+    once (see `Matchers.literals`)."""
     facts = TextFacts()
-    docs: list[_Text] = [_Text("title", title, _sentences("title", title))]
-    docs.append(_Text("abstract", abstract, _sentences("abstract", abstract)))
-    docs.extend(_Text("curated", note, _sentences("curated", note)) for note in curated)
+    # Every vendor counted from the start, in catalog order: ties go to the one listed first.
+    facts.vendors.update({vendor: 0 for vendor, _ in m.vendors})
+    scan = m.scanner(scanner)
+    docs: list[_Text] = [_Text("title", title, m.lowered(title, scan))]
+    docs.append(_Text("abstract", abstract, m.lowered(abstract, scan)))
+    docs.extend(_Text("curated", note, m.lowered(note, scan)) for note in curated)
     offset = 0
     for doc in docs:
         mentions = _entity_mentions(m, doc, offset)
@@ -740,7 +905,7 @@ def extract(
         facts.counts.extend(_generic_counts(doc, [x.span for x in mentions], offset))
         # Curated notes are read like the abstract ("single 48GB GPU", "uses WGMMA and TMA"),
         # except for model sizes and the wording of the mode, which belong to the paper.
-        for pattern, scale, strong in m.cues:
+        for pattern, scale, strong in doc.lowered.opened(m.gated_cues):
             for match in pattern.finditer(doc.text, doc.lowered):
                 facts.cues.append(
                     Cue(
@@ -750,19 +915,24 @@ def extract(
                         doc.background(match.start()),
                     )
                 )
-        for feature_id, pattern in m.features:
+        for feature_id, pattern in doc.lowered.opened(m.gated_features):
             for match in pattern.finditer(doc.text, doc.lowered):
                 facts.features.append((feature_id, doc.span(match.start(), match.end())))
-        for vendor, pattern in m.vendors:
+        for vendor, pattern in doc.lowered.opened(m.gated_vendors):
             facts.vendors[vendor] += sum(1 for _ in pattern.finditer(doc.text, doc.lowered))
         if doc.source != "curated":
             facts.sizes.extend(_sizes(m, doc))
         offset += len(doc.sentences)
     title_doc, abstract_doc = docs[0], docs[1]
     both = f"{title}\n{abstract}"
-    both_lowered = Lowered(f"{title_doc.lowered.text}\n{abstract_doc.lowered.text}")
+    # No literal spans the line break: the joined text holds what either part holds.
+    both_lowered = Lowered(
+        f"{title_doc.lowered.text}\n{abstract_doc.lowered.text}",
+        scan.scan(title_doc.lowered.text).present | scan.scan(abstract_doc.lowered.text).present,
+        m.gates,
+    )
     best: tuple[int, str, float, Span] | None = None
-    for name, nbytes, pattern in m.precision:
+    for name, nbytes, pattern in abstract_doc.lowered.opened(m.gated_precision):
         found = list(pattern.finditer(abstract, abstract_doc.lowered))
         if found and (best is None or len(found) > best[0]):
             first = found[0]

@@ -562,7 +562,7 @@ _MENTIONED = re.compile(
 )
 _BOUNDARY = re.compile(r"[.!?;](?=\s)|\n")
 _ABBREVIATIONS = _words("e.g i.e al etc vs fig cf approx eq no resp")
-_LEAD_IN = re.compile(r"^[\s\W]*$")
+_WORD_CHAR = re.compile(r"\w")
 _MASK = "\x00"
 
 
@@ -578,6 +578,7 @@ def _repo_kinds(text: str) -> dict[str, RepoKind]:
         masked[f.start : f.end] = _MASK * (f.end - f.start)
     plain = "".join(masked)
     bounds = [m.start() for m in _BOUNDARY.finditer(plain) if not _is_abbreviation(plain, m)]
+    sentences: dict[int, _Wording] = {}
     kinds: dict[str, RepoKind] = {}
     for f in found:
         p = f.parsed
@@ -588,7 +589,10 @@ def _repo_kinds(text: str) -> dict[str, RepoKind]:
         start = bounds[i - 1] + 1 if i else 0
         j = bisect.bisect_left(bounds, f.end)
         end = bounds[j] if j < len(bounds) else len(text)
-        kind = _classify(plain[start : f.start], plain[f.end : end])
+        wording = sentences.get(start)
+        if wording is None:
+            wording = sentences[start] = _Wording(plain, start, end)
+        kind = wording.classify(f.start, f.end)
         if kinds.get(key) != "official":
             kinds[key] = kind
     return kinds
@@ -601,15 +605,39 @@ def _is_abbreviation(text: str, match: re.Match[str]) -> bool:
     return bool(word and word.group(1).lower().strip(".") in _ABBREVIATIONS)
 
 
-def _classify(before: str, after: str) -> RepoKind:
-    """The wording nearest before the link decides; a link standing alone as its sentence (or
-    introduced by no wording at all but followed by "... is our code") is official."""
-    last_official = max((m.end() for m in _OFFICIAL.finditer(before)), default=-1)
-    last_mentioned = max((m.end() for m in _MENTIONED.finditer(before)), default=-1)
-    if last_official > last_mentioned:
-        return "official"
-    if last_mentioned >= 0:
-        return "mentioned"
-    if _LEAD_IN.match(before.replace(_MASK, "")) or _OFFICIAL.search(after):
-        return "official"
-    return "mentioned"
+class _Wording:
+    """The wording of one sentence (URLs masked), read once for all the links in it.
+
+    Reading the text before and after each link again was quadratic when one long sentence
+    holds thousands of links. A URL is masked with a character no pattern matches, so a match
+    never crosses one: the matches of the whole sentence that end before a link are exactly
+    those of the text before it, and those starting after it are those of the text after it.
+    """
+
+    def __init__(self, plain: str, start: int, end: int) -> None:
+        # `endpos`, not a longer read: the sentence ends there as a slice would.
+        official = [m.span() for m in _OFFICIAL.finditer(plain, start, end)]
+        self.official_ends = [e for _, e in official]
+        self.official_starts = [s for s, _ in official]
+        self.mentioned_ends = [m.end() for m in _MENTIONED.finditer(plain, start, end)]
+        word = _WORD_CHAR.search(plain, start, end)
+        self.first_word = word.start() if word else end
+
+    def classify(self, link_start: int, link_end: int) -> RepoKind:
+        """The wording nearest before the link decides; a link standing alone as its sentence
+        (or introduced by no wording at all but followed by "... is our code") is official."""
+        last_official = _last_end_before(self.official_ends, link_start)
+        last_mentioned = _last_end_before(self.mentioned_ends, link_start)
+        if last_official > last_mentioned:
+            return "official"
+        if last_mentioned >= 0:
+            return "mentioned"
+        lead_in = self.first_word >= link_start  # only spaces and punctuation before it
+        after = bisect.bisect_left(self.official_starts, link_end) < len(self.official_starts)
+        return "official" if lead_in or after else "mentioned"
+
+
+def _last_end_before(ends: list[int], position: int) -> int:
+    """The greatest of the sorted `ends` that is at most `position`, or -1."""
+    i = bisect.bisect_right(ends, position)
+    return ends[i - 1] if i else -1

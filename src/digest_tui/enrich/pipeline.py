@@ -104,6 +104,17 @@ class Enricher:
         return load_hardware_catalog(self.config_dir)
 
     @cached_property
+    def scanner(self):  # type: ignore[no-untyped-def]
+        """One literal scanner for the taxonomy's and the hardware catalog's patterns: each
+        text of a paper is scanned once for both classifiers (enrich/literal_scan.py)."""
+        from digest_tui.enrich.hardware_text import matchers
+        from digest_tui.enrich.literal_scan import LiteralScanner
+
+        substrings, word_starts = self.taxonomy.literals
+        hardware = matchers(self.hardware_catalog).literals
+        return LiteralScanner(substrings | hardware, word_starts)
+
+    @cached_property
     def fingerprint(self) -> str:
         """What the stored enrichment was computed from: the code version and the bytes of
         every data file. Hashing bytes instead of parsed data keeps it off the start-up path
@@ -118,7 +129,10 @@ class Enricher:
         from digest_tui.enrich.repro_catalog import catalog_repos
         from digest_tui.enrich.topics import classify
 
-        topic_result = classify(self.taxonomy, paper.title, paper.abstract, paper.keywords)
+        scanner = self.scanner
+        topic_result = classify(
+            self.taxonomy, paper.title, paper.abstract, paper.keywords, scanner=scanner
+        )
         links = extract_links(paper.abstract)
         entry = self.catalog.lookup(paper.arxiv_id, paper.title)
         curated = catalog_repos(entry) if entry is not None else []
@@ -137,6 +151,7 @@ class Enricher:
             paper.abstract,
             topics=topic_result.topics,
             tested_on=tested_on,
+            scanner=scanner,
         )
         code_repos = [r for r in repos if r.kind != "mentioned"]
         stars = [r.stars for r in repos if r.stars is not None]

@@ -13,11 +13,12 @@ phrase patterns and negative patterns:
 - the paper is in the topic when the score reaches the topic's threshold. A pattern whose weight
   reaches the threshold decides alone; weaker ones need support from others.
 
-`classify` is pure and fast (about 0.2 ms for a 1,800-character abstract, see docs/topics.md):
-patterns are compiled once per `Taxonomy` and matched on a lower-cased copy of the text (same
-length, so offsets stay valid). The literal prefixes of all patterns form one trie-shaped regex
-that finds the word starts where any pattern could match, and only those patterns are tried
-there, instead of scanning the text once per pattern.
+`classify` is pure and fast (see docs/topics.md for the figures): patterns are compiled once
+per `Taxonomy` and matched on a lower-cased copy of the text (same length, so offsets stay
+valid). One pass over the text's words (`enrich/literal_scan.py`, shared with the hardware
+extractor) finds the word starts where some pattern's literal prefix begins, and only those
+patterns are tried there, instead of scanning the text once per pattern. Overlap tests mark
+covered characters (`enrich/coverage.py`), so the whole is linear in the text's length.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from pydantic import (
     model_validator,
 )
 
+from digest_tui.enrich.coverage import Coverage
+from digest_tui.enrich.literal_scan import LiteralScanner, ScannedText
 from digest_tui.errors import TaxonomyError
 from digest_tui.models import TopicEvidence
 
@@ -342,28 +345,67 @@ def _at_word_edges(text: str, start: int, end: int) -> bool:
 
 
 class _Index:
-    """Finds the matches of every pattern of a taxonomy in one pass over a text.
+    """Finds the matches of every pattern of a taxonomy in a text, from one literal scan.
 
-    The literal prefixes of all patterns are compiled into one trie-shaped regex ("\\b" then
-    nested alternatives, one character at a time), so the C regex engine finds the word starts
-    where some pattern could match. Two prefixes that match at one position are prefixes of
-    each other, so the longest one found names every candidate; only those patterns are tried,
-    with `match` at that position. Patterns without known prefixes are scanned whole.
+    A pattern whose matches all begin with known literal prefixes is tried (with `match`) only
+    at the word starts where the scan (`enrich/literal_scan.py`, shared with the hardware
+    extractor) found one of them, instead of being run over the whole text; patterns without
+    known prefixes are scanned whole, and only when a literal they need is in the text.
     """
 
     def __init__(self, patterns: Sequence[_Compiled]) -> None:
         self.scan = [p for p in patterns if p.prefixes is None]
-        self.lower = _PrefixTrie([p for p in patterns if p.prefixes and not p.on_original])
-        self.original = _PrefixTrie([p for p in patterns if p.prefixes and p.on_original])
+        self.by_literal: dict[str, list[_Compiled]] = {}
+        for pattern in patterns:
+            literals: set[str] = set()
+            for prefix in pattern.prefixes or ():
+                literals.update(_as_lowered(prefix) if pattern.on_original else (prefix,))
+            for literal in sorted(literals):
+                self.by_literal.setdefault(literal, []).append(pattern)
+        self.word_starts = frozenset(self.by_literal)
+        # Case-sensitive patterns test their needles on the original text themselves.
+        self.substrings = frozenset(
+            n for p in self.scan if not p.on_original for n in p.needles or ()
+        )
+        self._scanner: LiteralScanner | None = None
 
-    def find(self, fld: _Field) -> dict[_Compiled, list[tuple[int, int]]]:
+    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
+        """`shared` when it knows every literal of this taxonomy, else a scanner of its own."""
+        if shared is not None and shared.serves(self.substrings, self.word_starts):
+            return shared
+        if self._scanner is None:
+            self._scanner = LiteralScanner(self.substrings, self.word_starts)
+        return self._scanner
+
+    def find(self, fld: _Field, scanned: ScannedText) -> dict[_Compiled, list[tuple[int, int]]]:
         found: dict[_Compiled, list[tuple[int, int]]] = {}
-        self.lower.run(fld.lower, found)
-        self.original.run(fld.original, found)
+        by_literal = self.by_literal
+        for start, literals in scanned.starts:
+            if len(literals) == 1:
+                candidates: Sequence[_Compiled] = by_literal.get(literals[0], ())
+            else:  # "gpu" and "gpus" both begin here: each pattern is tried once
+                unique: dict[int, _Compiled] = {}
+                for literal in literals:
+                    unique.update((id(p), p) for p in by_literal.get(literal, ()))
+                candidates = list(unique.values())
+            for pattern in candidates:
+                text = fld.original if pattern.on_original else fld.lower
+                if start and text[start - 1].isalnum():
+                    continue
+                match = pattern.regex.match(text, start)
+                if match and _at_word_edges(text, start, match.end()):
+                    found.setdefault(pattern, []).append((start, match.end()))
         for pattern in self.scan:
-            text = fld.original if pattern.on_original else fld.lower
-            if pattern.needles is not None and not any(n in text for n in pattern.needles):
-                continue
+            if pattern.on_original:
+                text = fld.original
+                if pattern.needles is not None and not any(n in text for n in pattern.needles):
+                    continue
+            else:
+                text = fld.lower
+                if pattern.needles is not None and not any(
+                    n in scanned.present for n in pattern.needles
+                ):
+                    continue
             spans = [
                 m.span()
                 for m in pattern.regex.finditer(text)
@@ -374,58 +416,19 @@ class _Index:
         return found
 
 
-class _PrefixTrie:
-    def __init__(self, patterns: Sequence[_Compiled]) -> None:
-        by_prefix: dict[str, list[_Compiled]] = {}
-        for pattern in patterns:
-            for prefix in pattern.prefixes or ():
-                by_prefix.setdefault(prefix, []).append(pattern)
-        # For each prefix: the patterns of every prefix it starts with, each pattern once.
-        self.candidates: dict[str, list[_Compiled]] = {}
-        for prefix in by_prefix:
-            seen: dict[int, _Compiled] = {}
-            for size in range(1, len(prefix) + 1):
-                seen.update((id(p), p) for p in by_prefix.get(prefix[:size], ()))
-            self.candidates[prefix] = list(seen.values())
-        self.regex = re.compile(r"\b" + _trie_regex(sorted(by_prefix))) if by_prefix else None
-
-    def run(self, text: str, found: dict[_Compiled, list[tuple[int, int]]]) -> None:
-        if self.regex is None:
-            return
-        search = self.regex.search
-        hit = search(text)
-        while hit is not None:
-            start = hit.start()
-            if start == 0 or not text[start - 1].isalnum():
-                for pattern in self.candidates[hit.group()]:
-                    match = pattern.regex.match(text, start)
-                    if match and _at_word_edges(text, start, match.end()):
-                        found.setdefault(pattern, []).append((start, match.end()))
-            # Search again from the next character, not the hit's end: another word may start
-            # inside a prefix that holds a space.
-            hit = search(text, start + 1)
-
-
-def _trie_regex(words: Sequence[str]) -> str:
-    """A regex matching the longest of `words` that the text continues with, as a trie:
-    at each position one character picks the branch, instead of trying every word."""
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def render(node: dict[str, Any]) -> str:
-        branches = [re.escape(char) + render(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        if "" in node:  # a word may end here: the longer continuations are optional (greedy)
-            return body + "?" if len(branches) == 1 and len(body) == 1 else f"(?:{body})?"
-        return body
-
-    return render(trie)
+def _as_lowered(prefix: str) -> set[str]:
+    """How a case-sensitive prefix reads in the lower-cased text (`_lower_same_length`): each
+    character lower-cased when that keeps one character, else kept. Only a capital sigma
+    lower-cases by context (final or not), so the prefix is cut before one; a prefix that
+    starts with it stands for both small sigmas. The scan may then find a few more places
+    than the prefix itself (the match on the original text decides), never fewer."""
+    out: list[str] = []
+    for char in prefix:
+        if char == "\u03a3":
+            break
+        lowered = char.lower()
+        out.append(lowered if len(lowered) == 1 else char)
+    return {"".join(out)} if out else {"\u03c3", "\u03c2"}
 
 
 class _CompiledTopic:
@@ -443,19 +446,24 @@ class _CompiledTopic:
             candidates = [_Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
             if not candidates:
                 continue
-            blocked = [span for neg in self.negatives for span in spans.get(neg, ())]
+            # Which characters are covered is kept as a byte per character, so each overlap
+            # test costs the hit's length, not the number of spans seen so far: a long text
+            # repeating one keyword stays linear (it was quadratic: 68 s for 460 kB).
+            size = len(fld.lower)
+            blocked = Coverage(size)
+            for neg in self.negatives:
+                for start, end in spans.get(neg, ()):
+                    blocked.cover(start, end)
             if blocked:
-                candidates = [
-                    h
-                    for h in candidates
-                    if not any(h.start < be and bs < h.end for bs, be in blocked)
-                ]
+                candidates = [h for h in candidates if not blocked.overlaps(h.start, h.end)]
             # The strongest, then the longest, match explains a stretch of text: "CUDA kernel"
             # is one piece of evidence, not "CUDA kernel" plus "kernel".
             candidates.sort(key=lambda h: (-h.pattern.weight, h.start - h.end, h.start))
             taken: list[_Hit] = []
+            covered = Coverage(size)
             for hit in candidates:
-                if not any(hit.start < t.end and t.start < hit.end for t in taken):
+                if not covered.overlaps(hit.start, hit.end):
+                    covered.cover(hit.start, hit.end)
                     taken.append(hit)
             accepted.extend(sorted(taken, key=lambda h: h.start))
         return accepted
@@ -493,6 +501,12 @@ class Taxonomy:
         self.fingerprint: str = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
     @property
+    def literals(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The literals a `LiteralScanner` must know to serve this taxonomy: (substrings,
+        word starts)."""
+        return self._index.substrings, self._index.word_starts
+
+    @property
     def ids(self) -> list[str]:
         return [t.id for t in self.topics]
 
@@ -520,7 +534,10 @@ def _mask_urls(text: str) -> str:
     if "/" not in text and "www." not in text.lower():
         return text
     spans = [m.span() for m in _URL_SCHEME.finditer(text)]
+    token_end = -1
     for m in _URL_DOMAIN.finditer(text):
+        if m.start() < token_end:
+            continue  # inside the token just widened: widening again would be quadratic
         # Widen "github.com/" to the whole whitespace-delimited token it sits in.
         start, end = m.start(), m.end()
         while start > 0 and not text[start - 1].isspace():
@@ -528,6 +545,7 @@ def _mask_urls(text: str) -> str:
         while end < len(text) and not text[end].isspace():
             end += 1
         spans.append((start, end))
+        token_end = end
     if not spans:
         return text
     chars = list(text)
@@ -545,12 +563,19 @@ def _lower_same_length(text: str) -> str:
 
 
 def explain(
-    taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str] = ()
+    taxonomy: Taxonomy,
+    title: str,
+    abstract: str,
+    keywords: Sequence[str] = (),
+    *,
+    scanner: LiteralScanner | None = None,
 ) -> dict[str, tuple[float, list[TopicEvidence]]]:
     """Every topic's score and evidence, including topics below their threshold (for the
-    evaluation report and for debugging a taxonomy)."""
+    evaluation report and for debugging a taxonomy). `scanner`: a literal scanner shared with
+    the hardware extractor (see `Taxonomy.literals`), so each text is scanned once."""
     fields = taxonomy._fields(title or "", abstract or "", list(keywords or ()))
-    found = [(fld, taxonomy._index.find(fld)) for fld in fields]
+    scan = taxonomy._index.scanner(scanner).scan
+    found = [(fld, taxonomy._index.find(fld, scan(fld.lower))) for fld in fields]
     explained: dict[str, tuple[float, list[TopicEvidence]]] = {}
     for topic in taxonomy._compiled:
         hits = topic.hits(found)
@@ -568,14 +593,20 @@ def explain(
 
 
 def classify(
-    taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str] = ()
+    taxonomy: Taxonomy,
+    title: str,
+    abstract: str,
+    keywords: Sequence[str] = (),
+    *,
+    scanner: LiteralScanner | None = None,
 ) -> TopicResult:
     """The topics a paper is in (in the taxonomy's display order) and the evidence for each."""
     topics: list[str] = []
     evidence: dict[str, list[TopicEvidence]] = {}
     scores: dict[str, float] = {}
     thresholds = {topic.id: topic.threshold for topic in taxonomy._compiled}
-    for topic_id, (score, found) in explain(taxonomy, title, abstract, keywords).items():
+    explained = explain(taxonomy, title, abstract, keywords, scanner=scanner)
+    for topic_id, (score, found) in explained.items():
         scores[topic_id] = score
         if found and score >= thresholds[topic_id]:
             topics.append(topic_id)
