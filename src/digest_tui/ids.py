@@ -51,7 +51,7 @@ def normalize_arxiv_id(value: str) -> str | None:
 
 
 def paper_id(title: str, arxiv_id: str | None = None) -> str:
-    """The id DESIGN.md promises: the arXiv id when known, else derived from the title."""
+    """The id the JSON contract promises: the arXiv id when known, else derived from the title."""
     if arxiv_id:
         canonical = normalize_arxiv_id(arxiv_id)
         if canonical:

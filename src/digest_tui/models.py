@@ -38,7 +38,7 @@ class Link(Record):
 
 
 class Repo(Record):
-    """A code repository linked to a paper; DESIGN.md fixes url/host/owner/name/kind/source."""
+    """A code repository linked to a paper; the JSON contract fixes url/host/owner/name/kind/source."""
 
     url: str
     host: str

@@ -3,7 +3,7 @@
 Pure and fast: text in (title, abstract, curated "tested on" notes), a `HardwareSuggestion`
 out; no I/O, patterns compiled once per catalog (enrich/hardware_text.py).
 
-The target is picked in the order of shared/reference/hardware.md, "Picking a target":
+The target is picked in the order of docs/reference/hardware-facts.md, "Picking a target":
 1. curated tested-on notes, then an explicit "N x device" as written ("8 A100 GPUs",
    "8-H100 GPU node", "hundreds of MetaX C550 GPUs"), or a named system (Frontier, DGX-2);
 2. a count with no device ("3072 GPUs", "4 node cluster") or a scale phrase ("on-device",
@@ -54,7 +54,7 @@ _GB = re.compile(r"(\d+(?:\.\d+)?)\s?G(?:B|iB)?\b", re.IGNORECASE)
 
 
 class HardwareSuggestion(BaseModel):
-    """DESIGN.md's `hardware` object plus the working behind it."""
+    """The JSON contract's `hardware` object plus the working behind it."""
 
     model_config = ConfigDict(extra="forbid")
     target: str

@@ -1,6 +1,6 @@
 """Memory estimates from a model size, with the arithmetic written out.
 
-The formulas are those of shared/reference/hardware.md:
+The formulas are those of docs/reference/hardware-facts.md:
 - weights: params x bytes per param (fp32 4, bf16/fp16 2, int8/fp8 1, int6 0.75, int4/fp4 0.5);
   a Mixture-of-Experts model needs its *total* parameters in memory;
 - inference: weights x 1.2 + 1 GiB of runtime context (KV cache for modest batches included);
