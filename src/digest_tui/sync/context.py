@@ -1,0 +1,29 @@
+"""What every step of one sync shares: the ledger, the remote, progress and cancellation."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from digest_tui.errors import SyncCancelled
+from digest_tui.sync.clock import system_wall_ms
+from digest_tui.sync.ledger import Ledger
+from digest_tui.sync.remote import Remote
+
+
+@dataclass
+class SyncContext:
+    ledger: Ledger
+    remote: Remote
+    progress: Callable[[str], None] = lambda _message: None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    wall: Callable[[], int] = system_wall_ms
+    device: str = ""
+
+    def __post_init__(self) -> None:
+        self.device = self.device or self.ledger.device
+
+    def check_cancel(self) -> None:
+        if self.cancel.is_set():
+            raise SyncCancelled("sync cancelled")
