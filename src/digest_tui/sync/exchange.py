@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from digest_tui.errors import OpsError, RemoteNotFound, SegmentError
+from digest_tui.errors import OpsError, RemoteNotFound, RemoteTooLarge, SegmentError
 from digest_tui.store.db import transaction
 from digest_tui.store.ops import Op, apply_ops
 from digest_tui.sync.context import SyncContext
@@ -33,6 +33,10 @@ class Downloaded:
     path: str
     ops: list[Op]
     size: int
+
+
+def too_large(entry: Entry, limit: int) -> bool:
+    return entry.size is not None and entry.size > limit
 
 
 def skip_stray(report: SyncReport, entry: Entry, directory: str) -> None:
@@ -68,8 +72,13 @@ class Receiver:
         if changed:
             name = manifest_name(device)
             try:
+                if too_large(entry, MAX_MANIFEST_BYTES):
+                    raise RemoteTooLarge(f"{name}: {entry.size} bytes is too large for a manifest")
                 data = ctx.remote.read(name, MAX_MANIFEST_BYTES)
                 manifest = Manifest.parse(data, device, name)
+            except RemoteTooLarge as exc:
+                problem = str(exc)
+                report.skipped.append(Skipped(name, "oversized", f"{problem}; not read"))
             except (SegmentError, RemoteNotFound) as exc:
                 problem = str(exc)
                 report.skipped.append(Skipped(name, "manifest", problem))
@@ -112,10 +121,20 @@ class Receiver:
             ctx.progress(
                 f"downloading {device} {parsed.first}-{parsed.last} ({number}/{len(wanted)})"
             )
+            # One file too large to be a segment must not stop the exchange (and this device
+            # announcing its own ops): it is skipped here, before a byte of it is read.
+            if too_large(entry, MAX_SEGMENT_BYTES):
+                report.skipped.append(
+                    Skipped(path, "oversized", f"{entry.size} bytes is larger than any segment")
+                )
+                continue
             try:
                 data = ctx.remote.read(path, MAX_SEGMENT_BYTES)
             except RemoteNotFound:
                 report.skipped.append(Skipped(path, "missing", "vanished while syncing"))
+                continue
+            except RemoteTooLarge as exc:
+                report.skipped.append(Skipped(path, "oversized", str(exc)))
                 continue
             try:
                 ops = decode_segment(device, entry.name, data)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from digest_tui.errors import RemoteError, RemoteNotFound
+from digest_tui.errors import RemoteError, RemoteNotFound, RemoteTooLarge
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ class FolderRemote:
             with open(self._path(path), "rb") as handle:
                 # Check the size first: read(n) would allocate n bytes up front.
                 if os.fstat(handle.fileno()).st_size > max_bytes:
-                    raise RemoteError(
+                    raise RemoteTooLarge(
                         f"{self.description}: {path} is larger than {max_bytes} bytes"
                     )
                 data = handle.read()
@@ -234,7 +234,7 @@ class FolderRemote:
         except OSError as exc:
             raise self._fail("read", path, exc) from exc
         if len(data) > max_bytes:
-            raise RemoteError(f"{self.description}: {path} is larger than {max_bytes} bytes")
+            raise RemoteTooLarge(f"{self.description}: {path} is larger than {max_bytes} bytes")
         return data
 
     def write(self, path: str, data: bytes) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from digest_tui import jsonsafe
 from digest_tui.errors import OpFormatError, SegmentError
 from digest_tui.store.ops import Op
 from digest_tui.sync.clock import DEVICE_ID
@@ -51,6 +52,10 @@ MARKER_BYTES = (
 
 MAX_SEGMENT_BYTES = 64 * 1024 * 1024  # 10,000 ops gzip to well under 1 MB
 MAX_MANIFEST_BYTES = 1024 * 1024
+# No op this program writes nests deeper than 4 levels. Anything much deeper is refused before
+# it is stored: values that parse near the interpreter's recursion limit could fail later, when
+# they are serialised again (storing, compacting) with a deeper stack.
+MAX_OP_DEPTH = 32
 
 _SEGMENT = re.compile(r"^ops-(\d{1,18})-(\d{1,18})-([0-9a-f]{64})\.jsonl\.gz$")
 _MANIFEST = re.compile(r"^device-([A-Za-z0-9_]{1,64})\.json$")
@@ -238,9 +243,32 @@ def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
 
 def _json_line(line: str, where: str, number: int) -> Any:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SegmentError(f"{where}: line {number}: not JSON ({exc.msg})") from exc
+        value = jsonsafe.loads(line)
+    except jsonsafe.MalformedJSON as exc:
+        detail = str(exc).removeprefix("not valid JSON: ")
+        raise SegmentError(f"{where}: line {number}: not JSON ({detail})") from None
+    if _depth(value) > MAX_OP_DEPTH:
+        raise SegmentError(f"{where}: line {number}: nested more than {MAX_OP_DEPTH} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (iteratively: no recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_OP_DEPTH:
+            break
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 # ---- manifests -----------------------------------------------------------------------------
@@ -291,9 +319,11 @@ class Manifest:
         if len(data) > MAX_MANIFEST_BYTES:
             raise SegmentError(f"{where}: {len(data)} bytes is too large for a manifest")
         try:
-            body = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SegmentError(f"{where}: not valid JSON (torn or altered?): {exc}") from exc
+            body = jsonsafe.loads(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise SegmentError(f"{where}: not UTF-8 (torn or altered?): {exc}") from None
+        except jsonsafe.MalformedJSON as exc:
+            raise SegmentError(f"{where}: {exc} (torn or altered?)") from None
         if not isinstance(body, Mapping):
             raise SegmentError(f"{where}: not a JSON object")
         if body.get("format") != FORMAT:

@@ -23,7 +23,13 @@ from urllib.parse import quote, unquote, urlsplit
 import httpx
 
 from digest_tui import __version__
-from digest_tui.errors import RemoteAuthError, RemoteCancelled, RemoteError, RemoteNotFound
+from digest_tui.errors import (
+    RemoteAuthError,
+    RemoteCancelled,
+    RemoteError,
+    RemoteNotFound,
+    RemoteTooLarge,
+)
 from digest_tui.sync.credentials import Credentials
 from digest_tui.sync.remote import Entry, redact, temp_name
 
@@ -290,7 +296,7 @@ def _read_capped(response: httpx.Response, max_bytes: int, label: str) -> bytes:
         if total > max_bytes:
             if response.status_code >= 300:
                 break  # an error page: its start is enough
-            raise RemoteError(f"{label}: the answer is larger than {max_bytes} bytes")
+            raise RemoteTooLarge(f"{label}: the answer is larger than {max_bytes} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
 

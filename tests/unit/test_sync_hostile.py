@@ -1,0 +1,198 @@
+"""Sync against a hostile or broken remote: files that would crash, poison or lock out.
+
+Every test puts crafted files into a real folder remote next to two honest devices and checks
+that the honest exchange still completes, the bad file is skipped and reported, and nothing of
+it leaks into the local state or clock.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from digest_tui.sync.segments import MAX_MANIFEST_BYTES, MAX_SEGMENT_BYTES, Manifest
+from tests.unit.state_support import BASE_MS, PAPERS
+from tests.unit.sync_support import Node
+
+A, B, C, D, E = (p.id for p in PAPERS)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path / "remote"
+
+
+def put_segment(folder: Path, device: str, first: int, last: int, lines: list[str]) -> str:
+    """A segment file whose name is valid for its bytes (hash included); returns its path."""
+    data = gzip.compress(("\n".join(lines) + "\n").encode(), mtime=0)
+    name = f"ops-{first:012d}-{last:012d}-{hashlib.sha256(data).hexdigest()}.jsonl.gz"
+    directory = folder / "segments" / device
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_bytes(data)
+    return f"segments/{device}/{name}"
+
+
+def header(device: str, first: int, last: int, count: int) -> str:
+    return json.dumps(
+        {"segment": 1, "device": device, "first": first, "last": last, "count": count}
+    )
+
+
+def op_line(device: str, counter: int, paper: str, *, hlc: str | None = None, **extra) -> str:
+    stamp = hlc or f"{BASE_MS + counter:016d}-000000-{device}"
+    op = {
+        "v": 1,
+        "op_id": f"{device}:{counter}",
+        "device": device,
+        "counter": counter,
+        "hlc": stamp,
+        "kind": "bookmark",
+        "paper": {"id": paper, "title_key": None, "arxiv": None},
+        "list": None,
+        "payload": {"value": True},
+        "created_at": "2025-12-06T00:00:00+00:00",
+    }
+    op.update(extra)
+    return json.dumps(op)
+
+
+def put_manifest(folder: Path, device: str, head: int) -> None:
+    (folder / f"device-{device}.json").write_bytes(Manifest(device=device, head=head).to_bytes())
+
+
+def honest_pair(folder: Path) -> tuple[Node, Node]:
+    a, b = Node("aaaa", folder), Node("bbbb", folder)
+    a.state.bookmark(A)
+    a.sync()
+    return a, b
+
+
+def assert_honest_exchange_completed(a: Node, b: Node) -> None:
+    """b received a's ops and published its own: a receives them at its next sync."""
+    assert flags(b, A)[0]
+    assert b.unsynced() == 0
+    a.sync()
+    assert flags(a, E)[1]
+    assert a.snapshot() == b.snapshot()
+
+
+def flags(node: Node, paper: str) -> tuple[bool, bool]:
+    """(bookmarked, read) of a paper on a node, as derived from its ops."""
+    row = node.conn.execute(
+        "SELECT s.bookmarked, s.read FROM paper_state s JOIN papers p ON p.rowid = s.paper_rowid "
+        "WHERE p.id = ?",
+        (paper,),
+    ).fetchone()
+    return (bool(row[0]), bool(row[1])) if row else (False, False)
+
+
+def kinds(report) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {s.path: s.kind for s in report.skipped}
+
+
+# ---- 1. absurdly nested JSON --------------------------------------------------------------
+
+
+def test_a_segment_line_nested_a_hundred_thousand_deep_is_skipped_and_the_rest_goes_on(folder):
+    a, b = honest_pair(folder)
+    deep = "[" * 100_000 + "]" * 100_000
+    path = put_segment(folder, "cccc", 1, 1, [header("cccc", 1, 1, 1), deep])
+    put_manifest(folder, "cccc", 1)
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)[path] == "corrupt"
+    assert "nested too deeply" in next(s.reason for s in report.skipped if s.path == path)
+    assert_honest_exchange_completed(a, b)
+
+
+def test_a_deeply_nested_header_is_skipped_too(folder):
+    a, b = honest_pair(folder)
+    path = put_segment(folder, "cccc", 1, 1, ["{" + '"a":{' * 50_000 + "}" * 50_001])
+    put_manifest(folder, "cccc", 1)
+    b.state.set_read(E)
+    assert kinds(b.sync())[path] == "corrupt"
+    assert_honest_exchange_completed(a, b)
+
+
+def test_a_payload_nested_within_the_parser_limit_is_still_refused_before_it_is_stored(folder):
+    # 900 levels parse, but storing and re-serialising them would recurse to the limit.
+    a, b = honest_pair(folder)
+    payload = "[" * 900 + "]" * 900
+    line = op_line("cccc", 1, B, kind="custom_kind")[:-1] + f', "extra": {payload}}}'
+    line = line.replace('"payload": {"value": true}', f'"payload": {{"deep": {payload}}}')
+    path = put_segment(folder, "cccc", 1, 1, [header("cccc", 1, 1, 1), line])
+    put_manifest(folder, "cccc", 1)
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)[path] == "corrupt"
+    assert "nested" in next(s.reason for s in report.skipped if s.path == path)
+    assert_honest_exchange_completed(a, b)
+
+
+def test_a_deeply_nested_manifest_is_reported_and_that_devices_segments_still_count(folder):
+    a, b = honest_pair(folder)
+    path = put_segment(folder, "cccc", 1, 1, [header("cccc", 1, 1, 1), op_line("cccc", 1, C)])
+    (folder / "device-cccc.json").write_text("[" * 200_000)
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)["device-cccc.json"] == "manifest"
+    assert path not in kinds(report)
+    assert flags(b, C)[0]  # its segment was still read
+    assert_honest_exchange_completed(a, b)
+
+
+# ---- 3. one oversized file ------------------------------------------------------------------
+
+
+def sparse(path: Path, size: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.truncate(size)  # sparse: costs no disk
+
+
+def test_an_oversized_segment_with_a_valid_name_is_skipped_and_own_ops_are_announced(folder):
+    a, b = honest_pair(folder)
+    name = f"ops-{1:012d}-{1:012d}-{'0' * 64}.jsonl.gz"
+    sparse(folder / "segments" / "cccc" / name, MAX_SEGMENT_BYTES + 1)
+    put_manifest(folder, "cccc", 1)
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)[f"segments/cccc/{name}"] == "oversized"
+    assert report.manifest_written
+    assert_honest_exchange_completed(a, b)
+
+
+def test_an_oversized_manifest_is_skipped_and_the_exchange_completes(folder):
+    a, b = honest_pair(folder)
+    sparse(folder / "device-cccc.json", MAX_MANIFEST_BYTES + 1)
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)["device-cccc.json"] == "oversized"
+    assert_honest_exchange_completed(a, b)
+
+
+def test_a_segment_that_grows_past_the_limit_after_the_listing_is_skipped(folder):
+    """The listing said small; the read finds it too large (the folder's own check)."""
+    a, b = honest_pair(folder)
+    name = f"ops-{1:012d}-{1:012d}-{'1' * 64}.jsonl.gz"
+    target = folder / "segments" / "cccc" / name
+    sparse(target, 10)
+    put_manifest(folder, "cccc", 1)
+    listing = b.remote.list
+
+    def grow_after_listing(path: str):  # type: ignore[no-untyped-def]
+        entries = listing(path)
+        if path == "segments/cccc":
+            os.truncate(target, MAX_SEGMENT_BYTES + 1)
+        return entries
+
+    b.remote.list = grow_after_listing  # type: ignore[method-assign]
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)[f"segments/cccc/{name}"] == "oversized"
+    assert_honest_exchange_completed(a, b)
