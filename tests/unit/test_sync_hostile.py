@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from digest_tui.sync.segments import MAX_MANIFEST_BYTES, MAX_SEGMENT_BYTES, Manifest
-from tests.unit.state_support import BASE_MS, PAPERS
+from tests.unit.state_support import BASE_MS, DAY_MS, PAPERS
 from tests.unit.sync_support import Node
 
 A, B, C, D, E = (p.id for p in PAPERS)
@@ -195,4 +195,58 @@ def test_a_segment_that_grows_past_the_limit_after_the_listing_is_skipped(folder
     b.state.set_read(E)
     report = b.sync()
     assert kinds(report)[f"segments/cccc/{name}"] == "oversized"
+    assert_honest_exchange_completed(a, b)
+
+
+# ---- 2. far-future stamps -------------------------------------------------------------------
+
+
+def clock_wall(node: Node) -> int:
+    return int(node.conn.execute("SELECT wall_ms FROM clock").fetchone()[0])
+
+
+@pytest.mark.parametrize("stamp", ["9999999999990000-000000-cccc", "9999999999999999-999999-cccc"])
+def test_a_forged_far_future_stamp_is_held_back_and_never_moves_the_clock(folder, stamp):
+    a, b = honest_pair(folder)
+    path = put_segment(
+        folder,
+        "cccc",
+        1,
+        2,
+        [header("cccc", 1, 2, 2), op_line("cccc", 1, C, hlc=stamp), op_line("cccc", 2, D)],
+    )
+    put_manifest(folder, "cccc", 2)
+    b.state.set_read(E)
+    report = b.sync()
+    assert kinds(report)[path] == "future"
+    assert flags(b, D)[0] and not flags(b, C)[0]  # the honest op of that file applies
+    assert clock_wall(b) < BASE_MS + DAY_MS
+    assert_honest_exchange_completed(a, b)
+    assert clock_wall(a) < BASE_MS + DAY_MS
+    # Every later sync goes on working, and local edits keep today's stamps.
+    b.state.bookmark(B)
+    assert kinds(b.sync())[path] == "future"
+    newest = b.conn.execute("SELECT max(hlc) FROM ops WHERE device = 'bbbb'").fetchone()[0]
+    assert newest < f"{BASE_MS + DAY_MS:016d}"
+
+
+def test_an_op_a_little_too_far_ahead_applies_once_this_clock_catches_up(folder):
+    a, b = honest_pair(folder)
+    ahead = BASE_MS + 40 * DAY_MS
+    path = put_segment(
+        folder,
+        "cccc",
+        1,
+        1,
+        [header("cccc", 1, 1, 1), op_line("cccc", 1, C, hlc=f"{ahead:016d}-000000-cccc")],
+    )
+    put_manifest(folder, "cccc", 1)
+    b.state.set_read(E)
+    assert kinds(b.sync())[path] == "future"
+    assert not flags(b, C)[0]
+    b.replica.wall.ms += 40 * DAY_MS  # forty days later
+    report = b.sync()
+    assert path not in kinds(report) and report.applied == 1
+    assert flags(b, C)[0]
+    a.replica.wall.ms += 40 * DAY_MS  # a's clock gets there too: the same state everywhere
     assert_honest_exchange_completed(a, b)

@@ -11,6 +11,12 @@ from digest_tui.sync.clock import system_wall_ms
 from digest_tui.sync.ledger import Ledger
 from digest_tui.sync.remote import Remote
 
+# How far ahead of this machine's clock a received stamp may be. Machines days apart are
+# normal (a dead CMOS battery, a wrong time zone); an op stamped further ahead is held back
+# until this clock gets there, so one forged or broken stamp cannot drag every device's clock
+# (and every later edit) centuries into the future.
+MAX_DRIFT_MS = 30 * 86_400_000
+
 
 @dataclass
 class SyncContext:
@@ -20,6 +26,7 @@ class SyncContext:
     cancel: threading.Event = field(default_factory=threading.Event)
     wall: Callable[[], int] = system_wall_ms
     device: str = ""
+    max_drift_ms: int = MAX_DRIFT_MS
 
     def __post_init__(self) -> None:
         self.device = self.device or self.ledger.device

@@ -40,7 +40,7 @@ from digest_tui.errors import (
 )
 from digest_tui.sync import compaction
 from digest_tui.sync.clock import system_wall_ms
-from digest_tui.sync.context import SyncContext
+from digest_tui.sync.context import MAX_DRIFT_MS, SyncContext
 from digest_tui.sync.exchange import Receiver, skip_stray
 from digest_tui.sync.ledger import Ledger, configured_remote
 from digest_tui.sync.publish import Publisher
@@ -87,6 +87,7 @@ class SyncEngine:
         segment_ops: int = SEGMENT_OPS,
         label: str | None = None,
         remote_options: dict[str, Any] | None = None,
+        max_drift_ms: int = MAX_DRIFT_MS,
     ) -> None:
         self.library = library
         self.remote_options = dict(remote_options or {})
@@ -101,6 +102,7 @@ class SyncEngine:
         self.segment_ops = max(1, segment_ops)
         self._label = label
         self._owned_library = False
+        self.max_drift_ms = max_drift_ms
 
     @classmethod
     def open(cls, ctx: AppContext, **options: Any) -> SyncEngine:
@@ -188,6 +190,7 @@ class SyncEngine:
             progress=self.progress,
             cancel=self.cancel,
             wall=self.wall,
+            max_drift_ms=self.max_drift_ms,
         )
 
     def _record_last(self, ok: bool, summary: str) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from digest_tui.errors import OpsError, RemoteNotFound, RemoteTooLarge, SegmentError
+from digest_tui.errors import ClockError, OpsError, RemoteNotFound, RemoteTooLarge, SegmentError
 from digest_tui.store.db import transaction
 from digest_tui.store.ops import Op, apply_ops
+from digest_tui.sync.clock import Stamp
 from digest_tui.sync.context import SyncContext
 from digest_tui.sync.remote import Entry
 from digest_tui.sync.report import Skipped, SyncReport, age_of
@@ -33,6 +34,9 @@ class Downloaded:
     path: str
     ops: list[Op]
     size: int
+    # False when some of its ops were held back: the file is not recorded as applied, so it
+    # is read again at the next sync and the rest applies when its time comes.
+    complete: bool = True
 
 
 def too_large(entry: Entry, limit: int) -> bool:
@@ -141,11 +145,30 @@ class Receiver:
             except SegmentError as exc:
                 report.skipped.append(Skipped(path, "corrupt", f"{exc}; nothing of it was applied"))
                 continue
-            covered.add(parsed.first, parsed.last)
-            self._batch.append(Downloaded(device, parsed, path, ops, len(data)))
+            held = self._future(ops)
+            if held:
+                report.skipped.append(Skipped(path, "future", self._held_reason(held, ops)))
+                ops = [op for op in ops if op not in held]
+            else:
+                covered.add(parsed.first, parsed.last)
+            self._batch.append(Downloaded(device, parsed, path, ops, len(data), not held))
             self._batch_ops += len(ops)
             if self._batch_ops >= BATCH_OPS:
                 self.flush(report)
+
+    def _future(self, ops: list[Op]) -> list[Op]:
+        """The ops stamped further ahead of this machine's clock than the drift allowed."""
+        limit = self.ctx.wall() + self.ctx.max_drift_ms
+        return [op for op in ops if Stamp.decode(op.hlc).wall_ms > limit]
+
+    def _held_reason(self, held: list[Op], ops: list[Op]) -> str:
+        ahead = (max(Stamp.decode(op.hlc).wall_ms for op in held) - self.ctx.wall()) / 86_400_000
+        return (
+            f"{len(held)} of its {len(ops)} ops are stamped up to {ahead:,.0f} days ahead of "
+            f"this machine's clock (more than {self.ctx.max_drift_ms / 86_400_000:g} days): "
+            "held back until this clock gets there, and never used to move it; the rest "
+            "was applied"
+        )
 
     def flush(self, report: SyncReport) -> None:
         """Apply the verified segments downloaded so far: together, or one by one on refusal.
@@ -159,14 +182,14 @@ class Receiver:
         self.ctx.progress(f"applying {sum(len(d.ops) for d in batch)} ops")
         try:
             self._apply(batch, report)
-        except OpsError as exc:
+        except (OpsError, ClockError) as exc:
             if len(batch) == 1:
                 report.skipped.append(Skipped(batch[0].path, "refused", str(exc)))
                 return
             for item in batch:  # find the segment that is refused; apply the others
                 try:
                     self._apply([item], report)
-                except OpsError as single:
+                except (OpsError, ClockError) as single:
                     report.skipped.append(Skipped(item.path, "refused", str(single)))
 
     def _apply(self, batch: list[Downloaded], report: SyncReport) -> None:
@@ -176,7 +199,8 @@ class Receiver:
                 ledger.conn, [op for d in batch for op in d.ops], wall=self.ctx.wall
             )
             for item in batch:
-                ledger.record_segment(item.device, item.name, len(item.ops), item.size)
+                if item.complete:
+                    ledger.record_segment(item.device, item.name, len(item.ops), item.size)
         report.received_segments += len(batch)
         report.received_ops += sum(len(d.ops) for d in batch)
         report.applied += applied.applied
