@@ -11,10 +11,12 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from digest_tui.errors import SyncError
 from digest_tui.sync.segments import MAX_MANIFEST_BYTES, MAX_SEGMENT_BYTES, Manifest
 from tests.unit.state_support import BASE_MS, DAY_MS, PAPERS
 from tests.unit.sync_support import Node
@@ -250,3 +252,70 @@ def test_an_op_a_little_too_far_ahead_applies_once_this_clock_catches_up(folder)
     assert flags(b, C)[0]
     a.replica.wall.ms += 40 * DAY_MS  # a's clock gets there too: the same state everywhere
     assert_honest_exchange_completed(a, b)
+
+
+# ---- 5. a remote restored from an older copy -------------------------------------------------
+
+
+def restore(folder: Path, backup: Path) -> None:
+    shutil.rmtree(folder)
+    shutil.copytree(backup, folder)
+
+
+def test_a_remote_restored_from_an_older_copy_is_recognised_and_repaired(folder, tmp_path):
+    a, b = honest_pair(folder)
+    b.sync()
+    backup = tmp_path / "backup"
+    shutil.copytree(folder, backup)
+    a.state.bookmark(B)
+    a.state.add_tags(C, ["later"])
+    a.sync()
+    restore(folder, backup)  # the share comes back from last night's copy
+    a.state.set_read(D)
+    report = a.sync()  # was: "another machine is syncing as this device"
+    assert any("restored from an older copy" in note for note in report.notes)
+    assert any("missing or damaged" in note for note in report.notes)
+    assert a.sync().requests == 1  # settled: a quiet sync again
+    late = Node("cccc", folder)
+    late.sync()
+    b.sync()
+    assert late.snapshot() == a.snapshot() == b.snapshot()
+    assert flags(late, B)[0] and flags(late, D)[1]
+
+
+def test_a_manifest_this_machine_never_wrote_stops_sync_until_reclaimed(folder, tmp_path):
+    a, b = honest_pair(folder)
+    a.state.bookmark(B)
+    a.sync()
+    # The manifest is replaced by one this device never wrote (a backup of a library that was
+    # since restored, or a twin that is gone for good).
+    foreign = Manifest(device="aaaa", head=1, nonce="feedface").to_bytes()
+    (folder / "device-aaaa.json").write_bytes(foreign)
+    a.state.set_read(C)
+    with pytest.raises(SyncError, match="sync --reclaim"):
+        a.sync()
+    assert a.unsynced() == 1  # nothing was sent
+    report = a.sync(reclaim=True)
+    assert any("reclaimed device aaaa" in note for note in report.notes)
+    assert report.manifest_written and a.unsynced() == 0
+    assert a.sync().requests == 1
+    b.sync()
+    assert b.snapshot() == a.snapshot()
+    assert flags(b, B)[0] and flags(b, C)[1]
+
+
+def test_sync_reclaim_from_the_command_line(tmp_path, monkeypatch, capsys):
+    from digest_tui.cli import main
+
+    remote = tmp_path / "remote"
+    monkeypatch.setenv("DIGEST_TUI_HOME", str(tmp_path / "home"))
+    assert main(["sync", "init", str(remote)]) == 0
+    manifest = next(remote.glob("device-*.json"))
+    device = manifest.stem.removeprefix("device-")
+    manifest.write_bytes(Manifest(device=device, head=0, nonce="00").to_bytes())
+    capsys.readouterr()
+    assert main(["sync"]) == 1
+    assert "digest-tui: another machine is syncing as this device" in capsys.readouterr().err
+    assert main(["sync", "--reclaim"]) == 0
+    assert f"reclaimed device {device}" in capsys.readouterr().out
+    assert main(["sync"]) == 0

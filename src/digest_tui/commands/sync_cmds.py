@@ -39,6 +39,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="re-read every manifest and list every directory (repairs a damaged remote)",
     )
     p.add_argument("--no-compact", action="store_true", help="do not compact this device's files")
+    p.add_argument(
+        "--reclaim",
+        action="store_true",
+        help="take this device's manifest back when sync says another machine is syncing as "
+        "this device but none is (the remote was restored from a backup, or the copied library "
+        "is gone): sends again what the remote lacks, deletes nothing",
+    )
     add_format(p, ("text", "json"), "text")
     p.set_defaults(func=cmd_sync)
     actions = p.add_subparsers(dest="sync_command", metavar="ACTION")
@@ -102,7 +109,7 @@ def cmd_sync(ctx: AppContext, args: argparse.Namespace) -> int:
     library = open_for_command(ctx)
     progress = _progress() if args.format == "text" else None
     with SyncEngine(library, progress=progress) as engine:
-        report = engine.sync(full=args.full, compact=not args.no_compact)
+        report = engine.sync(full=args.full, compact=not args.no_compact, reclaim=args.reclaim)
     _clear_progress(progress)
     if args.format == "json":
         write_json(report.to_json())

@@ -158,8 +158,14 @@ class SyncEngine:
 
     # ---- sync -----------------------------------------------------------------------------
 
-    def sync(self, *, full: bool = False, compact: bool = True) -> SyncReport:
+    def sync(
+        self, *, full: bool = False, compact: bool = True, reclaim: bool = False
+    ) -> SyncReport:
         """Exchange ops both ways. `full` re-reads every manifest and lists every directory.
+
+        `reclaim` takes this device's manifest back when the remote holds one this machine did
+        not write (a remote restored from a backup, or a copy of the library that is gone):
+        this device's files are checked, what is missing is sent again, nothing is deleted.
 
         Raises SyncError (RemoteMissing, SyncBusy, SyncCancelled) when it cannot go on; problems
         with single files are reported in `SyncReport.skipped` and retried next time.
@@ -170,7 +176,9 @@ class SyncEngine:
         report = SyncReport(remote=remote.description, device=self.device)
         try:
             with self._exclusive():
-                self._sync(self._context(remote), report, full=full, compact=compact)
+                self._sync(
+                    self._context(remote), report, full=full, compact=compact, reclaim=reclaim
+                )
         except SyncError as exc:
             self._record_last(False, str(exc))
             raise
@@ -219,7 +227,9 @@ class SyncEngine:
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
-    def _sync(self, ctx: SyncContext, report: SyncReport, *, full: bool, compact: bool) -> None:
+    def _sync(
+        self, ctx: SyncContext, report: SyncReport, *, full: bool, compact: bool, reclaim: bool
+    ) -> None:
         remote, me = ctx.remote, ctx.device
         publisher = Publisher(ctx, segment_ops=self.segment_ops, label=self._label)
         receiver = Receiver(ctx)
@@ -245,8 +255,9 @@ class SyncEngine:
         report.devices = sorted(d for d in manifests if d != me)
 
         written = ctx.ledger.written_manifest()
+        repair = full
         if written is not None and me in manifests:
-            publisher.check_own_manifest(manifests[me])
+            repair = publisher.check_own_manifest(manifests[me], report, reclaim=reclaim) or full
         if written is not None and me not in manifests:
             report.notes.append(
                 "this device's manifest is missing on the remote (was it reset or wiped?): "
@@ -254,7 +265,7 @@ class SyncEngine:
             )
             ctx.ledger.forget_own_uploads()
             written = None
-        if full:
+        if repair:
             publisher.verify_own_files(report)
 
         ctx.check_cancel()
@@ -279,7 +290,7 @@ class SyncEngine:
         receiver.flush(report)
 
         ctx.check_cancel()
-        publisher.write_manifest(report, written, force=full)
+        publisher.write_manifest(report, written, force=repair)
         if compact:
             ctx.check_cancel()
             compaction.compact(ctx, report, self.compact_at)

@@ -9,6 +9,7 @@ touches a table itself.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -28,6 +29,10 @@ META_MANIFEST = "sync_manifest"  # the last manifest this device wrote (JSON)
 META_LAST = "sync_last"  # the outcome of the last sync (JSON)
 META_FORGOTTEN = "sync_forgotten"  # devices the user retired here (JSON list)
 META_MANIFEST_FP = "sync_manifest_fp"  # the fingerprint of this device's manifest as written
+# SHA-256 of every manifest this device wrote (the newest 2,000; JSON list): an older one found
+# on the remote means the remote was restored from an older copy, not another writer.
+META_MANIFEST_HISTORY = "sync_manifest_history"
+MANIFEST_HISTORY = 2000
 
 _WIRE = (
     "op_id, device, counter, hlc, kind, paper_id, title_key, arxiv_id, list_id, payload, created_at"
@@ -293,9 +298,20 @@ class Ledger:
         return self.read_meta(META_MANIFEST_FP)
 
     def record_manifest(self, data: bytes, fingerprint: str) -> None:
+        history = self._manifest_history()
+        history.append(hashlib.sha256(data).hexdigest())
         with transaction(self.conn):
             self.write_meta(META_MANIFEST, data.decode())
             self.write_meta(META_MANIFEST_FP, fingerprint)
+            self.write_meta(META_MANIFEST_HISTORY, json.dumps(history[-MANIFEST_HISTORY:]))
+
+    def wrote_manifest(self, data: bytes) -> bool:
+        """Whether this device wrote exactly these manifest bytes at some time."""
+        return hashlib.sha256(data).hexdigest() in set(self._manifest_history())
+
+    def _manifest_history(self) -> list[str]:
+        raw = self.read_meta(META_MANIFEST_HISTORY)
+        return list(json.loads(raw)) if raw else []
 
     def set_manifest_fingerprint(self, fingerprint: str) -> None:
         self.write_meta(META_MANIFEST_FP, fingerprint)

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 
 from digest_tui import __version__
-from digest_tui.errors import RemoteError, RemoteNotFound, SegmentError, SyncError
+from digest_tui.errors import RemoteError, RemoteNotFound, RemoteTooLarge, SegmentError, SyncError
 from digest_tui.sync.context import SyncContext
 from digest_tui.sync.remote import Entry, age_seconds
 from digest_tui.sync.report import SyncReport, now_iso, plural
@@ -94,28 +94,51 @@ class Publisher:
         ledger.record_manifest(data, written_entry.fingerprint if written_entry else "")
         report.manifest_written = True
 
-    def check_own_manifest(self, entry: Entry) -> None:
-        """Refuse to go on when another machine writes as this device (a copied library)."""
+    def check_own_manifest(self, entry: Entry, report: SyncReport, *, reclaim: bool) -> bool:
+        """Refuse to go on when another machine writes as this device (a copied library).
+
+        Returns True when this device's files on the remote must be checked and repaired: the
+        remote holds an older manifest this device wrote (it was restored from an older copy),
+        or the user reclaims the device (`sync --reclaim`).
+        """
         ctx, ledger = self.ctx, self.ctx.ledger
         if entry.fingerprint == (ledger.manifest_fingerprint() or entry.fingerprint):
-            return
+            return reclaim
         name = manifest_name(ctx.device)
         try:
             found = ctx.remote.read(name, MAX_MANIFEST_BYTES)
             Manifest.parse(found, ctx.device, name)
         except RemoteNotFound:
-            return
-        except SegmentError:
+            return reclaim
+        except (SegmentError, RemoteTooLarge):
             self.rewrite_manifest = True  # damaged (not by us): write it again
-            return
-        if found != ledger.written_manifest_bytes():
-            raise SyncError(
-                f"another machine is syncing as this device ({ctx.device}): {name} on the "
-                "remote is not what this machine wrote. Was this library copied from another "
-                "machine? Nothing was sent. Each machine needs its own library: see "
-                'docs/sync.md ("A library copied to another machine").'
+            return reclaim
+        if found == ledger.written_manifest_bytes():
+            ledger.set_manifest_fingerprint(entry.fingerprint)
+            return reclaim
+        self.rewrite_manifest = True
+        if ledger.wrote_manifest(found):
+            report.notes.append(
+                f"{name} on the remote is an older one this device wrote: the remote was "
+                "restored from an older copy. Checking this device's files there and sending "
+                "again what the copy lacks"
             )
-        ledger.set_manifest_fingerprint(entry.fingerprint)
+            return True
+        if reclaim:
+            report.notes.append(
+                f"reclaimed device {ctx.device}: {name} was not written by this machine; "
+                "this device's files were checked and its manifest written again"
+            )
+            return True
+        raise SyncError(
+            f"another machine is syncing as this device ({ctx.device}): {name} on the "
+            "remote is not what this machine wrote. Was this library copied from another "
+            "machine? Nothing was sent. Each machine needs its own library: see "
+            'docs/sync.md ("A library copied to another machine"). If no other machine uses '
+            "this library (the remote was restored from a backup, or the other copy is gone), "
+            "run `digest-tui sync --reclaim`: it sends again whatever the remote lacks and "
+            "deletes nothing."
+        )
 
     def verify_own_files(self, report: SyncReport) -> None:
         """`--full`: own segments that are missing or have the wrong size are uploaded again;
