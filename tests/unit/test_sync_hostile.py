@@ -319,3 +319,79 @@ def test_sync_reclaim_from_the_command_line(tmp_path, monkeypatch, capsys):
     assert main(["sync", "--reclaim"]) == 0
     assert f"reclaimed device {device}" in capsys.readouterr().out
     assert main(["sync"]) == 0
+
+
+# ---- 4. two writers for one device ----------------------------------------------------------
+
+
+def tags(node: Node, paper: str) -> list[str]:
+    return [
+        r[0]
+        for r in node.conn.execute(
+            "SELECT t.tag FROM paper_tags t JOIN papers p ON p.rowid = t.paper_rowid "
+            "WHERE p.id = ? ORDER BY t.tag",
+            (paper,),
+        )
+    ]
+
+
+def forge_next_op_of_aaaa(folder: Path) -> str:
+    """Another writer claims aaaa's next counter (2) with an op aaaa never made."""
+    line = op_line("aaaa", 2, D, hlc=f"{BASE_MS + 5:016d}-000000-aaaa")
+    return put_segment(folder, "aaaa", 2, 2, [header("aaaa", 2, 2, 1), line])
+
+
+def test_an_impersonated_counter_does_not_hide_the_owners_genuine_op(folder):
+    a, b = honest_pair(folder)
+    c = Node("cccc", folder)
+    converge_all = (b, c)
+    for node in converge_all:
+        node.sync()
+    forged = forge_next_op_of_aaaa(folder)
+    assert b.sync(full=True).applied == 1 and flags(b, D)[0]  # b believes the forgery
+    a.state.add_tags(C, ["genuine"])  # a, offline meanwhile, makes its own op aaaa:2
+    report = a.sync()
+    assert kinds(report)[forged] == "impersonation"
+    b_report = b.sync()
+    assert b_report.applied == 1
+    c.sync()
+    for node in (a, b, c):
+        assert tags(node, C) == ["genuine"], node.name
+        assert not flags(node, D)[0], node.name
+    assert a.snapshot() == b.snapshot() == c.snapshot()
+    # Settled: --full reads the forged file again and still ignores it.
+    b.sync(full=True)
+    late = Node("dddd", folder)
+    late.sync()
+    assert late.snapshot() == b.snapshot() == a.snapshot()
+
+
+def test_ops_claimed_under_a_devices_name_before_it_used_those_counters_are_adopted(folder):
+    a, b = honest_pair(folder)
+    forge_next_op_of_aaaa(folder)
+    b.sync(full=True)
+    assert flags(b, D)[0]
+    report = a.sync()  # b acknowledges aaaa:2, which a never announced: a looks
+    assert any("adopted 1 op" in note for note in report.notes)
+    a.state.add_tags(C, ["mine"])
+    a.sync()
+    b.sync()
+    mine = a.conn.execute("SELECT op_id FROM ops WHERE kind = 'tag_add'").fetchone()[0]
+    assert mine == "aaaa:3"  # numbered after the adopted one: no collision
+    assert tags(b, C) == ["mine"] and flags(a, D)[0]
+    assert a.snapshot() == b.snapshot()
+
+
+def test_a_second_file_for_the_same_counters_is_reported_by_a_full_sync(folder):
+    a, b = honest_pair(folder)
+    b.sync()
+    # Someone writes another version of aaaa:1 (already applied on b from a's own file).
+    line = op_line("aaaa", 1, D, hlc=f"{BASE_MS + 5:016d}-000000-aaaa")
+    forged = put_segment(folder, "aaaa", 1, 1, [header("aaaa", 1, 1, 1), line])
+    report = b.sync(full=True)
+    assert kinds(report)[forged] == "impersonation"
+    assert not flags(b, D)[0] and flags(b, A)[0]
+    report = a.sync(full=True)
+    assert kinds(report)[forged] == "impersonation"
+    b.sync()
+    assert a.snapshot() == b.snapshot()

@@ -38,7 +38,7 @@ from digest_tui.errors import (
     SyncCancelled,
     SyncError,
 )
-from digest_tui.sync import compaction
+from digest_tui.sync import compaction, ownership
 from digest_tui.sync.clock import system_wall_ms
 from digest_tui.sync.context import MAX_DRIFT_MS, SyncContext
 from digest_tui.sync.exchange import Receiver, skip_stray
@@ -255,6 +255,7 @@ class SyncEngine:
         report.devices = sorted(d for d in manifests if d != me)
 
         written = ctx.ledger.written_manifest()
+        announced = written.head if written else 0
         repair = full
         if written is not None and me in manifests:
             repair = publisher.check_own_manifest(manifests[me], report, reclaim=reclaim) or full
@@ -283,11 +284,13 @@ class SyncEngine:
                     if entry.is_dir and entry.name not in manifests and entry.name != me:
                         # Segments with no manifest: a device that crashed before its first
                         # manifest, or whose manifest is lost. Its segments still count.
-                        receiver.pull(entry.name, report)
+                        receiver.pull(entry.name, report, recheck=True)
+            receiver.flush(report)
+            if repair or reclaim or ownership.others_claim_our_ops(receiver, announced):
+                ownership.reconcile_own_directory(receiver, report)
         except (RemoteError, SyncCancelled):
             receiver.flush(report)  # keep what was downloaded and verified before the failure
             raise
-        receiver.flush(report)
 
         ctx.check_cancel()
         publisher.write_manifest(report, written, force=repair)

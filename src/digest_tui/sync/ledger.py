@@ -32,6 +32,7 @@ META_MANIFEST_FP = "sync_manifest_fp"  # the fingerprint of this device's manife
 # SHA-256 of every manifest this device wrote (the newest 2,000; JSON list): an older one found
 # on the remote means the remote was restored from an older copy, not another writer.
 META_MANIFEST_HISTORY = "sync_manifest_history"
+META_VOUCH = "sync_vouch"  # op id -> digest of this device's genuine ops that others also claimed
 MANIFEST_HISTORY = 2000
 
 _WIRE = (
@@ -235,6 +236,29 @@ class Ledger:
                 (self.device, first, last),
             )
         ]
+
+    def stored_ops(self, op_ids: Sequence[str]) -> dict[str, Op]:
+        """The ops of these ids held here (any device), by id."""
+        found: dict[str, Op] = {}
+        ids = list(dict.fromkeys(op_ids))
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                f"SELECT {_WIRE} FROM ops WHERE op_id IN ({marks})", chunk
+            ):
+                found[row[0]] = op_from_row(row)
+        return found
+
+    def vouches(self) -> dict[str, str]:
+        raw = self.read_meta(META_VOUCH)
+        return dict(json.loads(raw)) if raw else {}
+
+    def add_vouches(self, vouch: dict[str, str]) -> None:
+        with transaction(self.conn):
+            self.write_meta(
+                META_VOUCH, json.dumps(dict(sorted({**self.vouches(), **vouch}.items())))
+            )
 
     def record_upload(self, name: SegmentName, ops: Sequence[Op], size: int) -> None:
         """A segment's write is confirmed: only now are its ops safe elsewhere."""

@@ -83,6 +83,7 @@ class Publisher:
             updated_at=now_iso(),
             app=f"digest-tui {__version__}",
             nonce=secrets.token_hex(8),
+            vouch=ledger.vouches(),
         )
         if manifest.same_content(written) and not force and not self.rewrite_manifest:
             return
