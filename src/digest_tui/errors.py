@@ -138,6 +138,10 @@ class RemoteNotFound(RemoteError):
     """A file or directory the caller asked for is not there."""
 
 
+class RemoteTooLarge(RemoteError):
+    """A file on the remote is larger than anything sync writes; that file alone is skipped."""
+
+
 class RemoteAuthError(RemoteError):
     """The server refused the credentials (or none were found)."""
 

@@ -38,7 +38,8 @@ class Link(Record):
 
 
 class Repo(Record):
-    """A code repository linked to a paper; the JSON contract fixes url/host/owner/name/kind/source."""
+    """A code repository linked to a paper; the JSON contract fixes its url, host, owner, name,
+    kind and source."""
 
     url: str
     host: str

@@ -1,4 +1,4 @@
-"""The CLI contract (README, docs/user-guide.md): import, papers and show, on a fresh DIGEST_TUI_HOME."""
+"""The CLI contract (docs/user-guide.md): import, papers and show, on a fresh DIGEST_TUI_HOME."""
 
 from __future__ import annotations
 

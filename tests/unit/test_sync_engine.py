@@ -146,7 +146,7 @@ def test_a_segment_with_one_invalid_op_is_rejected_whole(folder):
     a.state.bookmark(A)
     a.state.bookmark(B)
     a.sync()
-    ops = a.engine._own_ops(1, 2)
+    ops = a.engine.ledger.own_ops(1, 2)
     bad = dataclasses.replace(ops[1], payload={"value": "yes"})
     segment = encode_segment("aaaa", [ops[0], bad], 1, 2)
     for old in _segments(folder, "aaaa"):

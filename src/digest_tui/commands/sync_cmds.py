@@ -39,6 +39,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="re-read every manifest and list every directory (repairs a damaged remote)",
     )
     p.add_argument("--no-compact", action="store_true", help="do not compact this device's files")
+    p.add_argument(
+        "--reclaim",
+        action="store_true",
+        help="take this device's manifest back when sync says another machine is syncing as "
+        "this device but none is (the remote was restored from a backup, or the copied library "
+        "is gone): sends again what the remote lacks, deletes nothing",
+    )
     add_format(p, ("text", "json"), "text")
     p.set_defaults(func=cmd_sync)
     actions = p.add_subparsers(dest="sync_command", metavar="ACTION")
@@ -102,7 +109,7 @@ def cmd_sync(ctx: AppContext, args: argparse.Namespace) -> int:
     library = open_for_command(ctx)
     progress = _progress() if args.format == "text" else None
     with SyncEngine(library, progress=progress) as engine:
-        report = engine.sync(full=args.full, compact=not args.no_compact)
+        report = engine.sync(full=args.full, compact=not args.no_compact, reclaim=args.reclaim)
     _clear_progress(progress)
     if args.format == "json":
         write_json(report.to_json())
@@ -184,11 +191,11 @@ def normalize_spec_or_fail(normalize: Any, spec: str) -> tuple[str, bool]:
 
 @_errors
 def cmd_status(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.sync.engine import SyncEngine, configured_remote
+    from digest_tui.sync.ledger import configured_remote
+    from digest_tui.sync.status import local_status
 
     library = open_for_command(ctx)
-    engine = SyncEngine(library, remote=_NoRemote())  # status needs no network
-    status = engine.status()
+    status = local_status(library)  # what this machine knows: no network
     if args.format == "json":
         write_json(status.to_json())
         return 0
@@ -230,31 +237,19 @@ def cmd_status(ctx: AppContext, args: argparse.Namespace) -> int:
 
 @_errors
 def cmd_forget(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.sync.engine import SyncEngine
+    from digest_tui.sync.status import forget_device, local_status
 
     library = open_for_command(ctx)
-    engine = SyncEngine(library, remote=_NoRemote())
-    known = {p.device for p in engine.status().peers}
+    known = {p.device for p in local_status(library).peers}
     if args.device not in known:
         raise CommandError(
             f"no device {args.device!r} seen on the remote (known: {', '.join(sorted(known))})"
             if known
             else f"no device {args.device!r} seen on the remote"
         )
-    engine.forget_device(args.device)
+    forget_device(library, args.device)
     print(f"forgot device {args.device}: the next sync tells the other devices")
     return 0
-
-
-class _NoRemote:
-    """Stands in for the remote where a command must not touch the network."""
-
-    kind = "none"
-    description = ""
-    requests = 0
-
-    def close(self) -> None:
-        pass
 
 
 def _progress() -> Any:

@@ -403,6 +403,41 @@ def _apply(
     return report
 
 
+def replace_op(
+    conn: sqlite3.Connection, op: Op, *, wall: Callable[[], int] = system_wall_ms
+) -> ApplyReport:
+    """Put `op` in place of the stored op with its id but other content, and recompute.
+
+    Only sync calls this, when the device that owns the op id vouches for `op` as its genuine
+    version and the stored one came from another writer claiming that device's counter
+    (docs/sync.md, "Two writers for one device"). Runs in the caller's transaction if open.
+    """
+    report = ApplyReport()
+    with transaction(conn):
+        affected = _Affected()
+        old = conn.execute(
+            "SELECT paper_rowid, list_id FROM ops WHERE op_id = ?", (op.op_id,)
+        ).fetchone()
+        if old is not None:
+            if old[1] is not None:
+                affected.lists.add(old[1])
+            elif old[0] is not None:
+                affected.papers.add(int(old[0]))
+            conn.execute("DELETE FROM ops WHERE op_id = ?", (op.op_id,))
+        clock, last_seq = _load_clock(conn, wall)
+        rowid = resolve_ref(conn, op.paper) if op.paper is not None else None
+        own = op.device == clock.device
+        _insert(conn, op, "local" if own else "remote", True, rowid)
+        affected.add(op, rowid)
+        clock.receive(Stamp.decode(op.hlc))
+        _recompute(conn, affected)
+        _save_clock(conn, clock, max(last_seq, op.counter) if own else last_seq)
+        report.applied = 1
+        report.pending = int(op.paper is not None and rowid is None)
+        report.papers, report.lists = affected.papers, affected.lists
+    return report
+
+
 def _identity(op: Op) -> tuple[Any, ...]:
     ref = op.paper or PaperRef(None, None, None)
     return (

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from digest_tui.errors import RemoteError, RemoteNotFound
+from digest_tui.errors import RemoteError, RemoteNotFound, RemoteTooLarge
 from digest_tui.net.urls import is_loopback_host
 
 
@@ -37,7 +37,11 @@ class Entry:
 class Remote(Protocol):
     kind: str  # "folder" or "webdav"
     description: str  # what to show the user: a path, or a URL without credentials
-    requests: int  # operations sent (HTTP requests for WebDAV, retries included)
+
+    @property
+    def requests(self) -> int:
+        """Operations sent (HTTP requests for WebDAV, retries included)."""
+        ...
 
     def list(self, path: str) -> list[Entry] | None:
         """The entries of a directory ('' is the root), or None when it does not exist."""
@@ -131,7 +135,7 @@ def open_remote(spec: str, **webdav_options: object) -> Remote:
     if is_url(stored):
         from digest_tui.sync.webdav import WebDavRemote
 
-        return WebDavRemote(stored, **webdav_options)  # type: ignore[arg-type]
+        return WebDavRemote(stored, **webdav_options)  # type: ignore[arg-type]  # options from the CLI
     return FolderRemote(Path(stored))
 
 
@@ -214,7 +218,7 @@ class FolderRemote:
             with open(self._path(path), "rb") as handle:
                 # Check the size first: read(n) would allocate n bytes up front.
                 if os.fstat(handle.fileno()).st_size > max_bytes:
-                    raise RemoteError(
+                    raise RemoteTooLarge(
                         f"{self.description}: {path} is larger than {max_bytes} bytes"
                     )
                 data = handle.read()
@@ -223,7 +227,7 @@ class FolderRemote:
         except OSError as exc:
             raise self._fail("read", path, exc) from exc
         if len(data) > max_bytes:
-            raise RemoteError(f"{self.description}: {path} is larger than {max_bytes} bytes")
+            raise RemoteTooLarge(f"{self.description}: {path} is larger than {max_bytes} bytes")
         return data
 
     def write(self, path: str, data: bytes) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from digest_tui import jsonsafe
 from digest_tui.errors import OpFormatError, SegmentError
 from digest_tui.store.ops import Op
 from digest_tui.sync.clock import DEVICE_ID
@@ -51,8 +52,15 @@ MARKER_BYTES = (
 
 MAX_SEGMENT_BYTES = 64 * 1024 * 1024  # 10,000 ops gzip to well under 1 MB
 MAX_MANIFEST_BYTES = 1024 * 1024
+# No op this program writes nests deeper than 4 levels. Anything much deeper is refused before
+# it is stored: values that parse near the interpreter's recursion limit could fail later, when
+# they are serialised again (storing, compacting) with a deeper stack.
+MAX_OP_DEPTH = 32
 
 _SEGMENT = re.compile(r"^ops-(\d{1,18})-(\d{1,18})-([0-9a-f]{64})\.jsonl\.gz$")
+_OP_ID = re.compile(r"^[A-Za-z0-9_]{1,64}:[1-9][0-9]{0,17}$")
+_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+MAX_VOUCHES = 10_000
 _MANIFEST = re.compile(r"^device-([A-Za-z0-9_]{1,64})\.json$")
 # Files sync tools and operating systems drop into synced folders; never worth a warning.
 _SYSTEM_FILES = frozenset(
@@ -238,9 +246,41 @@ def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
 
 def _json_line(line: str, where: str, number: int) -> Any:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SegmentError(f"{where}: line {number}: not JSON ({exc.msg})") from exc
+        value = jsonsafe.loads(line)
+    except jsonsafe.MalformedJSON as exc:
+        detail = str(exc).removeprefix("not valid JSON: ")
+        raise SegmentError(f"{where}: line {number}: not JSON ({detail})") from None
+    if _depth(value) > MAX_OP_DEPTH:
+        raise SegmentError(f"{where}: line {number}: nested more than {MAX_OP_DEPTH} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (iteratively: no recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_OP_DEPTH:
+            break
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def op_digest(op: Op) -> str:
+    """The SHA-256 of what an op says (the fields `apply_ops` compares): two copies of one op id
+    with different digests are two different ops claiming one counter."""
+    ref = op.paper.to_json() if op.paper else None
+    body = [op.op_id, op.hlc, op.kind, ref, op.list_id, dict(op.payload)]
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # ---- manifests -----------------------------------------------------------------------------
@@ -260,6 +300,9 @@ class Manifest:
     # Random per write: another machine writing as this device (a copied library) can never
     # produce the bytes this one wrote, even with the same content in the same second.
     nonce: str = ""
+    # op id -> op_digest of the genuine version, for ops of this device that another writer
+    # also claimed with other content (docs/sync.md, "Two writers for one device").
+    vouch: dict[str, str] = field(default_factory=dict)
 
     def to_bytes(self) -> bytes:
         body = {
@@ -273,17 +316,20 @@ class Manifest:
             "app": self.app,
             "nonce": self.nonce,
         }
+        if self.vouch:
+            body["vouch"] = dict(sorted(self.vouch.items()))
         return (json.dumps(body, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
     def same_content(self, other: Manifest | None) -> bool:
         """Equal but for the time it was written (no need to rewrite it)."""
         if other is None:
             return False
-        return (self.label, self.head, self.ack, sorted(self.forgotten)) == (
+        return (self.label, self.head, self.ack, sorted(self.forgotten), self.vouch) == (
             other.label,
             other.head,
             other.ack,
             sorted(other.forgotten),
+            other.vouch,
         )
 
     @classmethod
@@ -291,9 +337,11 @@ class Manifest:
         if len(data) > MAX_MANIFEST_BYTES:
             raise SegmentError(f"{where}: {len(data)} bytes is too large for a manifest")
         try:
-            body = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SegmentError(f"{where}: not valid JSON (torn or altered?): {exc}") from exc
+            body = jsonsafe.loads(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise SegmentError(f"{where}: not UTF-8 (torn or altered?): {exc}") from None
+        except jsonsafe.MalformedJSON as exc:
+            raise SegmentError(f"{where}: {exc} (torn or altered?)") from None
         if not isinstance(body, Mapping):
             raise SegmentError(f"{where}: not a JSON object")
         if body.get("format") != FORMAT:
@@ -317,6 +365,20 @@ class Manifest:
             isinstance(d, str) and DEVICE_ID.match(d) for d in forgotten
         ):
             raise SegmentError(f"{where}: bad forgotten list")
+        vouch = body.get("vouch", {})
+        if (
+            not isinstance(vouch, Mapping)
+            or len(vouch) > MAX_VOUCHES
+            or not all(
+                isinstance(k, str)
+                and _OP_ID.match(k)
+                and k.rsplit(":", 1)[0] == expected_device
+                and isinstance(v, str)
+                and _DIGEST.match(v)
+                for k, v in vouch.items()
+            )
+        ):
+            raise SegmentError(f"{where}: bad vouch list")
         label = body.get("label", "")
         return cls(
             device=expected_device,
@@ -327,4 +389,5 @@ class Manifest:
             updated_at=str(body.get("updated_at", ""))[:64],
             app=str(body.get("app", ""))[:64],
             nonce=str(body.get("nonce", ""))[:64],
+            vouch=dict(vouch),
         )

@@ -27,11 +27,13 @@ from urllib.parse import quote, unquote, urlsplit
 import httpx
 
 from digest_tui.errors import (
+    AnswerTooLarge,
     NetworkError,
     RemoteAuthError,
     RemoteCancelled,
     RemoteError,
     RemoteNotFound,
+    RemoteTooLarge,
     RequestCancelled,
 )
 from digest_tui.net.retry import RetryPolicy
@@ -141,6 +143,9 @@ class WebDavRemote:
             )
         except RequestCancelled as exc:
             raise RemoteCancelled(str(exc)) from None
+        except AnswerTooLarge as exc:
+            # Sync skips an oversized file and goes on; other network errors stop the run.
+            raise RemoteTooLarge(str(exc)) from None
         except NetworkError as exc:
             raise RemoteError(str(exc)) from None
         status = reply.status
