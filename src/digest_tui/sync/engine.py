@@ -1,6 +1,6 @@
 """Sync: exchange user-state ops with a folder or WebDAV remote. No UI here.
 
-    engine = SyncEngine(library, remote, progress=print)   # or SyncEngine.open(ctx)
+    engine = SyncEngine(library, remote, progress=print)   # or SyncEngine.owning(open_library(ctx))
     report = engine.sync()                                  # SyncReport
     status = local_status(library)                          # SyncStatus (no network)
 
@@ -58,7 +58,6 @@ from digest_tui.sync.setup import init_remote, make_remote
 from digest_tui.sync.status import local_status
 
 if TYPE_CHECKING:
-    from digest_tui.config import AppContext
     from digest_tui.store.library import Library
 
 SEGMENT_OPS = 10_000  # ops per uploaded segment
@@ -105,11 +104,9 @@ class SyncEngine:
         self.max_drift_ms = max_drift_ms
 
     @classmethod
-    def open(cls, ctx: AppContext, **options: Any) -> SyncEngine:
-        """An engine on its own connection to the library of `ctx` (for worker threads)."""
-        from digest_tui.service import open_library
-
-        engine = cls(open_library(ctx), **options)
+    def owning(cls, library: Library, **options: Any) -> SyncEngine:
+        """An engine that closes `library` when done (a worker thread's own connection)."""
+        engine = cls(library, **options)
         engine._owned_library = True
         return engine
 

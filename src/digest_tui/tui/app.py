@@ -528,6 +528,7 @@ class DigestApp(App[int]):
         """Exchange reading state with the remote on a connection of its own. A failure is
         reported and changes nothing locally: every local edit stays committed here."""
         from digest_tui.errors import SyncError
+        from digest_tui.service import open_library
         from digest_tui.sync.engine import SyncEngine, configured_remote
 
         def progress(message: str) -> None:
@@ -535,7 +536,9 @@ class DigestApp(App[int]):
 
         self.call_from_thread(self.set_status, "Sync: starting…")
         try:
-            with SyncEngine.open(self.ctx, progress=progress, cancel=self._cancel_fetch) as engine:
+            with SyncEngine.owning(
+                open_library(self.ctx), progress=progress, cancel=self._cancel_fetch
+            ) as engine:
                 if configured_remote(engine.conn) is None:
                     if not quiet_if_unconfigured:
                         self.call_from_thread(
@@ -560,12 +563,13 @@ class DigestApp(App[int]):
     def _sync_on_quit(self) -> None:
         """Blocking, bounded: the user asked for it in config, and edits must leave with them."""
         from digest_tui.errors import SyncError
+        from digest_tui.service import open_library
         from digest_tui.sync.engine import SyncEngine, configured_remote
 
         try:
             # Bounded: a WebDAV server that is down must not hold quitting for long.
             options = {"timeout": 5, "max_attempts": 2}
-            with SyncEngine.open(self.ctx, remote_options=options) as engine:
+            with SyncEngine.owning(open_library(self.ctx), remote_options=options) as engine:
                 if configured_remote(engine.conn) is not None:
                     engine.sync()
         except (SyncError, OSError):
