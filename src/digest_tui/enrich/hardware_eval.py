@@ -1,4 +1,9 @@
-"""Measure the hardware-target suggestion against fixtures/eval/hardware.yaml.
+"""Measure the hardware-target suggestion against a labelled split.
+
+Two splits: the development split (fixtures/eval/hardware.yaml, labels only; the text comes from
+the fixture digests the rules were written from) and the test split
+(fixtures/eval/hardware_test.yaml, self-contained: each paper carries its arXiv id and abstract;
+the rules and the catalog are never tuned on it).
 
 Two things are scored per paper:
 - named devices: the catalog ids the suggestion says the text names (`device_sources` of
@@ -38,6 +43,9 @@ class _Label(BaseModel):
     scale: list[str]
     basis: Literal["explicit", "inferred", "none"] = "explicit"
     note: str | None = None
+    # Only in a self-contained split (the test split): where the text comes from.
+    arxiv_id: str | None = None
+    abstract: str | None = None
 
     @field_validator("scale", mode="before")
     @classmethod
@@ -117,6 +125,16 @@ class EvalReport:
         chosen = [o for o in self.outcomes if basis is None or o.label.basis == basis]
         return sum(o.scale_ok for o in chosen) / len(chosen) if chosen else 1.0
 
+    def unknown_counts(self) -> tuple[int, int, int]:
+        """(predicted `unknown`, labelled only `unknown`, both): how often the suggester gives
+        up, against how often the text really says nothing."""
+        predicted = sum(o.suggestion.scale == "unknown" for o in self.outcomes)
+        labelled = sum(o.label.scales == {"unknown"} for o in self.outcomes)
+        both = sum(
+            o.suggestion.scale == "unknown" and o.label.scales == {"unknown"} for o in self.outcomes
+        )
+        return predicted, labelled, both
+
     def known_scale_agreement(self) -> float:
         """Agreement on the papers whose labelled scale is known (not only `unknown`)."""
         chosen = [o for o in self.outcomes if o.label.scales != {"unknown"}]
@@ -145,8 +163,14 @@ class EvalReport:
 
     def to_json(self) -> dict[str, Any]:
         tp, gold, pred = self._devices()
+        unknown_predicted, unknown_labelled, unknown_both = self.unknown_counts()
         return {
             "papers": len(self.outcomes),
+            "unknown": {
+                "predicted": unknown_predicted,
+                "labelled": unknown_labelled,
+                "both": unknown_both,
+            },
             "devices": {
                 "labelled": gold,
                 "predicted": pred,
@@ -190,18 +214,22 @@ def _outcome_json(o: PaperOutcome) -> dict[str, Any]:
 # ---- reading -------------------------------------------------------------------------------
 
 
-def load_labels(path: Path) -> list[LabelledPaper]:
+def _read_label_file(path: Path) -> _LabelFile:
     import yaml
 
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        data = _LabelFile.model_validate(raw)
+        return _LabelFile.model_validate(raw)
     except (OSError, yaml.YAMLError) as exc:
         raise EvalDataError(f"{path}: {exc}") from exc
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise EvalDataError(f"{path}: {where}: {err['msg']}") from exc
+
+
+def load_labels(path: Path) -> list[LabelledPaper]:
+    data = _read_label_file(path)
     titles = [p.title for p in data.papers]
     dupes = sorted({t for t in titles if titles.count(t) > 1})
     if dupes:
@@ -210,6 +238,18 @@ def load_labels(path: Path) -> list[LabelledPaper]:
         LabelledPaper(p.title, frozenset(p.devices), frozenset(p.scale), p.basis, p.note)
         for p in data.papers
     ]
+
+
+def read_split_papers(path: Path) -> dict[str, str]:
+    """Title -> abstract of a self-contained split file whose papers carry their own abstracts;
+    a paper without one is an error (it could not be measured)."""
+    data = _read_label_file(path)
+    papers: dict[str, str] = {}
+    for index, item in enumerate(data.papers):
+        if not (item.abstract or "").strip():
+            raise EvalDataError(f"{path}: papers[{index}] ({item.title!r}): no abstract")
+        papers[item.title] = item.abstract or ""
+    return papers
 
 
 def read_digest_papers(paths: Iterable[Path]) -> dict[str, str]:
@@ -287,6 +327,8 @@ def format_report(report: EvalReport) -> str:
         f"precision {dev['precision']:.1%} ({dev['matched']}/{dev['predicted']})",
         f"scale agreement: {scale['agreement']:.1%} of all papers, "
         f"{scale['agreement_known']:.1%} of papers with a known scale",
+        f"unknown scale: predicted for {data['unknown']['predicted']} papers, labelled for "
+        f"{data['unknown']['labelled']}, both for {data['unknown']['both']}",
         "  by label basis: " + ", ".join(f"{b} {v:.1%}" for b, v in scale["by_basis"].items()),
         "  confidence: "
         + ", ".join(

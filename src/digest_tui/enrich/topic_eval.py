@@ -1,4 +1,9 @@
-"""Measure the topic classifier against the labelled set in fixtures/eval/topics.yaml.
+"""Measure the topic classifier against a labelled split.
+
+Two splits: the development split (fixtures/eval/topics.yaml, labels only; the text comes from
+the fixture digests the rules were written from) and the test split
+(fixtures/eval/topics_test.yaml, self-contained: each paper carries its arXiv id, abstract and
+the reason for its labels; the rules are never tuned on it).
 
 Each labelled paper has `required` topics (missing one is a false negative) and `allowed` ones
 (defensible either way: predicting one counts neither for nor against). Any other predicted
@@ -29,6 +34,10 @@ class _Label(BaseModel):
     required: list[str] = Field(default_factory=list)
     allowed: list[str] = Field(default_factory=list)
     note: str | None = None
+    # Only in a self-contained split (the test split): where the text comes from and why.
+    arxiv_id: str | None = None
+    abstract: str | None = None
+    reason: str | None = None
 
 
 class _LabelFile(BaseModel):
@@ -163,8 +172,7 @@ def _score_json(score: TopicScore) -> dict[str, Any]:
     }
 
 
-def load_labels(path: Path) -> list[LabelledPaper]:
-    """Read the label file; raises EvalDataError naming the file and the entry."""
+def _read_label_file(path: Path) -> _LabelFile:
     import yaml
 
     try:
@@ -172,12 +180,17 @@ def load_labels(path: Path) -> list[LabelledPaper]:
     except (OSError, yaml.YAMLError) as exc:
         raise EvalDataError(f"{path}: {exc}") from exc
     try:
-        parsed = _LabelFile.model_validate(raw)
+        return _LabelFile.model_validate(raw)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
         )
         raise EvalDataError(f"{path}: {problems}") from exc
+
+
+def load_labels(path: Path) -> list[LabelledPaper]:
+    """Read the label file; raises EvalDataError naming the file and the entry."""
+    parsed = _read_label_file(path)
     labels: list[LabelledPaper] = []
     seen: set[str] = set()
     for index, item in enumerate(parsed.papers):
@@ -193,6 +206,20 @@ def load_labels(path: Path) -> list[LabelledPaper]:
             LabelledPaper(item.title, frozenset(item.required), frozenset(item.allowed), item.note)
         )
     return labels
+
+
+def read_split_papers(path: Path) -> dict[str, PaperText]:
+    """Title -> text of a self-contained split file, whose papers carry their own abstracts.
+
+    Every paper must have a non-empty abstract: a split without its text cannot be measured.
+    """
+    parsed = _read_label_file(path)
+    papers: dict[str, PaperText] = {}
+    for index, item in enumerate(parsed.papers):
+        if not (item.abstract or "").strip():
+            raise EvalDataError(f"{path}: papers[{index}] ({item.title!r}): no abstract")
+        papers[item.title] = PaperText(item.title, item.abstract or "")
+    return papers
 
 
 def read_digest_papers(paths: Iterable[Path]) -> dict[str, PaperText]:
@@ -295,3 +322,36 @@ def format_report(report: EvalReport, *, evidence: bool = True) -> str:
                 )
                 lines.append(f"    evidence for {topic}: {phrases or '(none)'}")
     return "\n".join(lines)
+
+
+def format_splits_table(reports: Mapping[str, EvalReport]) -> str:
+    """One Markdown table comparing splits: per topic precision/recall, then micro-F1 and the
+    share of papers exactly right (the figures docs/topics.md quotes)."""
+    names = list(reports)
+    header = "| topic | " + " | ".join(f"{n} P | {n} R" for n in names) + " |"
+    lines = [header, "|" + " --- |" * (1 + 2 * len(names))]
+    topics = [t.topic for t in next(iter(reports.values())).per_topic] if reports else []
+    for topic in [*topics, "micro"]:
+        cells = []
+        for name in names:
+            report = reports[name]
+            score = report.micro if topic == "micro" else _topic(report, topic)
+            cells.append(f"{score.precision:.3f} ({score.tp}/{score.tp + score.fp})")
+            cells.append(f"{score.recall:.3f} ({score.tp}/{score.tp + score.fn})")
+        lines.append(f"| {topic} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for name in names:
+        report = reports[name]
+        exact = sum(o.exact for o in report.outcomes)
+        lines.append(
+            f"{name}: {len(report.outcomes)} papers, micro-F1 {report.micro.f1:.3f}, "
+            f"exactly right {exact}/{len(report.outcomes)} = {report.exact_share:.3f}"
+        )
+    return "\n".join(lines)
+
+
+def _topic(report: EvalReport, topic: str) -> TopicScore:
+    for score in report.per_topic:
+        if score.topic == topic:
+            return score
+    return TopicScore(topic, 0, 0, 0)
