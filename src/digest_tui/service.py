@@ -23,6 +23,7 @@ from digest_tui.store.library import ImportReport, Library, content_hash
 def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
     conn = connect(ctx.paths.database)
     library = Library(conn, enricher or Enricher(ctx.paths.config_dir))
+    ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
     install_fits(conn, lambda: ctx.settings.machines, lambda: library.enricher.hardware_catalog)
     return library
@@ -52,6 +53,7 @@ def import_files(
         total.merge(report)
         if on_file is not None:
             on_file(path, report)
+    library.checkpoint()  # the imported papers into library.sqlite3 itself, not only its log
     return total
 
 

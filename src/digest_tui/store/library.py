@@ -14,10 +14,12 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.fits import install_fits
 from digest_tui.store.ops import attach_pending
@@ -156,6 +158,24 @@ class Library:
         self.enricher = enricher
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
+
+    # ---- the file -----------------------------------------------------------------------
+
+    def checkpoint(self) -> bool:
+        """Move recent changes from the write-ahead log into `library.sqlite3` (db.checkpoint)."""
+        return db.checkpoint(self.conn)
+
+    def close(self) -> None:
+        """Checkpoint and close the connection: call on every exit (the app on quit).
+
+        Without it the latest changes stay in `library.sqlite3-wal` only, so a copy of the
+        library file alone would miss them. Safe to call twice.
+        """
+        db.close(self.conn)
+
+    def backup(self, destination: Path) -> None:
+        """A consistent copy of the whole library in one file (SQLite's online backup)."""
+        db.backup(self.conn, destination)
 
     # ---- import -------------------------------------------------------------------------
 
