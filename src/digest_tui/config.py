@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from digest_tui.errors import ConfigError
 
@@ -88,24 +88,15 @@ class Settings(BaseModel):
 
 
 def load_settings(paths: Paths) -> Settings:
+    """The user's settings; a problem is one line, `config.yaml:LINE: field: problem`."""
     path = paths.config_file
     if not path.exists():
         return Settings()
-    import yaml
+    from digest_tui import yaml_files
 
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
-    try:
-        return Settings.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigError(f"{path}: {problems}") from exc
+    doc = yaml_files.load_file(path, ConfigError)
+    yaml_files.require_mapping(doc, ConfigError, "a mapping of settings at the top level")
+    return yaml_files.validate(Settings, doc, ConfigError)
 
 
 class AppContext:
