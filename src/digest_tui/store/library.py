@@ -524,7 +524,8 @@ class Library:
         cursor = self.conn.cursor()
         cursor.row_factory = None  # plain tuples: no sqlite3.Row per paper
         make = ListRow._make
-        return [make(row) for row in cursor.execute(sql, params)]
+        # fetchall: one call into C, not a Python-level __next__ per row (db.LibraryCursor)
+        return [make(row) for row in cursor.execute(sql, params).fetchall()]
 
     def rows(self, query: PaperQuery) -> list[sqlite3.Row]:
         sql, params = build_select(query, "p.*")
