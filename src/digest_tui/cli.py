@@ -20,6 +20,7 @@ _COMMAND_MODULES = (
     "state_cmds",
     "export_cmds",
     "sync_cmds",
+    "backup_cmds",
 )
 
 
@@ -45,20 +46,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     from digest_tui.errors import DigestError
 
     if not args_list:
+        ctx = None
         try:
             from digest_tui.tui.app import run_app
 
-            return run_app(AppContext())
+            ctx = AppContext()
+            return run_app(ctx)
         except DigestError as exc:
             print(f"digest-tui: {exc}", file=sys.stderr)
             return exc.exit_status
+        finally:
+            _close(ctx)
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 0
+    ctx = None
     try:
-        return int(args.func(AppContext(), args) or 0)
+        ctx = AppContext()
+        return int(args.func(ctx, args) or 0)
     except DigestError as exc:
         print(f"digest-tui: {exc}", file=sys.stderr)
         return exc.exit_status
@@ -68,3 +75,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    finally:
+        _close(ctx)
+
+
+def _close(ctx: object) -> None:
+    """Checkpoint and close every library the command opened, whether it succeeded, failed or
+    was interrupted. Quietly: a command's own error is the one to report, and a checkpoint
+    that cannot finish loses nothing (SQLite keeps the log and replays it on the next open)."""
+    if ctx is None:
+        return
+    from contextlib import suppress
+
+    with suppress(Exception):  # never hide the original error behind a closing one
+        ctx.close()  # type: ignore[attr-defined]

@@ -11,8 +11,9 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from digest_tui.errors import ConfigError
 
@@ -47,7 +48,13 @@ class Paths:
 
     def ensure(self) -> Paths:
         for directory in (self.config_dir, self.data_dir, self.cache_dir):
-            directory.mkdir(parents=True, exist_ok=True)
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                hint = f" (set {HOME_ENV} to a writable folder)" if os.environ.get(HOME_ENV) else ""
+                raise ConfigError(
+                    f"{directory}: cannot create this folder: {exc.strerror or exc}{hint}"
+                ) from exc
         return self
 
 
@@ -81,31 +88,36 @@ class Settings(BaseModel):
 
 
 def load_settings(paths: Paths) -> Settings:
+    """The user's settings; a problem is one line, `config.yaml:LINE: field: problem`."""
     path = paths.config_file
     if not path.exists():
         return Settings()
-    import yaml
+    from digest_tui import yaml_files
 
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a mapping at the top level")
-    try:
-        return Settings.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        raise ConfigError(f"{path}: {problems}") from exc
+    doc = yaml_files.load_file(path, ConfigError)
+    yaml_files.require_mapping(doc, ConfigError, "a mapping of settings at the top level")
+    return yaml_files.validate(Settings, doc, ConfigError)
 
 
 class AppContext:
-    """Paths plus lazily loaded settings, passed to CLI commands and the TUI."""
+    """Paths plus lazily loaded settings, passed to CLI commands and the TUI.
+
+    It also remembers every library opened for it (service.open_library), so that whoever
+    made the context can close them all on the way out, errors included: `close()`.
+    """
 
     def __init__(self, paths: Paths | None = None) -> None:
         self.paths = (paths or Paths.discover()).ensure()
+        self._open: list[Any] = []
+
+    def track(self, library: Any) -> None:
+        """Close `library` with this context (anything with a `close()` method)."""
+        self._open.append(library)
+
+    def close(self) -> None:
+        """Checkpoint and close every library opened for this context."""
+        while self._open:
+            self._open.pop().close()
 
     @cached_property
     def settings(self) -> Settings:

@@ -14,7 +14,7 @@ from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PageFormatError
 from digest_tui.models import ImportWarning
-from digest_tui.sources.hf_page import parse_page
+from digest_tui.sources.hf_page import parse_page, read_page_text
 from digest_tui.store.db import connect
 from digest_tui.store.fits import install_fits
 from digest_tui.store.library import ImportReport, Library, content_hash
@@ -23,6 +23,7 @@ from digest_tui.store.library import ImportReport, Library, content_hash
 def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
     conn = connect(ctx.paths.database)
     library = Library(conn, enricher or Enricher(ctx.paths.config_dir))
+    ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
     install_fits(conn, lambda: ctx.settings.machines, lambda: library.enricher.hardware_catalog)
     return library
@@ -34,24 +35,28 @@ def import_files(
     *,
     year: int | None = None,
     on_file: Callable[[Path, ImportReport], None] | None = None,
+    replace: bool = False,
 ) -> ImportReport:
-    """Import page-text digests; a file that cannot be read is reported and the rest go on."""
+    """Import page-text digests; a file that cannot be read is reported and the rest go on.
+
+    Files are read within hf_page.MAX_PAGE_BYTES and only when they are regular files.
+    `replace` lets a shorter copy of a digest drop papers and shorten stored text.
+    """
     total = ImportReport()
     for path in paths:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_page_text(path)
             parsed = parse_page(text, str(path), year=year)
         except PageFormatError as exc:
             report = _failed(path, str(exc))
-        except UnicodeDecodeError as exc:
-            report = _failed(path, f"{path}: not UTF-8 text (byte {exc.start})")
         except OSError as exc:
             report = _failed(path, f"{path}: {exc.strerror or exc}")
         else:
-            report = library.import_parsed(parsed, content_hash(text))
+            report = library.import_parsed(parsed, content_hash(text), replace=replace)
         total.merge(report)
         if on_file is not None:
             on_file(path, report)
+    library.checkpoint()  # the imported papers into library.sqlite3 itself, not only its log
     return total
 
 

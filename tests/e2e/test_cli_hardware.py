@@ -44,4 +44,4 @@ def test_bad_config_is_reported_with_file_and_field(home, capsys):
     )
     assert main(["show", "flashmoe"]) == 2
     err = capsys.readouterr().err
-    assert "config.yaml" in err and "machines.0.devices.0.count" in err
+    assert "config.yaml:3: machines[0].devices[0] (id 'h100').count: " in err

@@ -101,15 +101,15 @@ def test_missing_user_file_is_fine(tmp_path: Path) -> None:
         ),
         (
             "devices:\n  - {id: x1, name: X1, vendor: nvidia, architecture: pascalish}\n",
-            "(id=x1).architecture: unknown architecture 'pascalish'",
+            "hardware.yaml:2: devices[0] (id 'x1').architecture: unknown architecture 'pascalish'",
         ),
         (
             "devices:\n  - {id: x1, name: X1, vendor: nvidia, aliases: ['(unclosed']}\n",
-            "(id=x1).aliases[0]: bad regular expression",
+            "hardware.yaml:2: devices[0] (id 'x1').aliases[0]: bad regular expression",
         ),
         (
             "systems:\n  - {id: s1, name: S1, device: nope}\n",
-            "(id=s1).device: unknown device 'nope'",
+            "hardware.yaml:2: systems[0] (id 's1').device: unknown device 'nope'",
         ),
         ("devices:\n  - {id: x1, name: X1, vendor: nvidia, colour: red}\n", "colour"),
     ],
@@ -126,5 +126,7 @@ def test_bad_user_catalog_names_file_and_field(tmp_path: Path, text: str, expect
 
 def test_type_error_names_entry_and_field(tmp_path: Path) -> None:
     (tmp_path / "hardware.yaml").write_text("devices:\n  - {id: h100, memory_gb: lots}\n")
-    with pytest.raises(HardwareCatalogError, match=r"devices\[\d+\] \(id=h100\)\.memory_gb"):
+    with pytest.raises(
+        HardwareCatalogError, match=r"hardware.yaml:2: devices\[0\] \(id 'h100'\)\.memory_gb"
+    ):
         load_hardware_catalog(tmp_path)

@@ -313,7 +313,7 @@ def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
         """,
     )
     assert problem.line == 7  # where the parser gave up: the end of the file
-    assert "YAML syntax error" in problem.message
+    assert "not valid YAML" in problem.message
     assert "at line 5" in problem.message  # where the unclosed quote opened
     assert str(problem) == f"{tmp_path / 'cat' / 'papers.yaml'}:{problem.line}: {problem.message}"
 

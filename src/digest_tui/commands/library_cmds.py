@@ -34,6 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         help="year of the page date (default: inferred from the years the page prints)",
     )
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="let this copy of a digest replace the stored one even when it is shorter "
+        "(drops papers it lacks, takes shorter abstracts); by default a shorter copy, "
+        "e.g. a truncated page, only adds and warns",
+    )
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("papers", help="list papers", description="List papers as a table or JSON.")
@@ -92,7 +99,9 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
             f"{report.unchanged} unchanged"
         )
 
-    report = import_files(library, args.paths, year=args.year, on_file=on_file)
+    report = import_files(
+        library, args.paths, year=args.year, on_file=on_file, replace=args.replace
+    )
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(

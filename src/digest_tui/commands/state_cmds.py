@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from digest_tui.commands.common import (
     write_table,
 )
 from digest_tui.config import AppContext
-from digest_tui.errors import CommandError, OpsError
+from digest_tui.errors import CommandError, OpsError, StoreError
 from digest_tui.store.library import Library
 from digest_tui.store.ops import NoteVersion
 from digest_tui.textsafe import printable
@@ -244,7 +246,11 @@ def cmd_note(ctx: AppContext, args: argparse.Namespace) -> int:
             raise CommandError(
                 f"{paper_id}: conflict markers are still in the edited note; nothing saved"
             )
-    result = state.set_note(paper_id, text, replaces=seen)
+    try:
+        result = state.set_note(paper_id, text, replaces=seen)
+    except StoreError as exc:
+        # The user typed this: it must outlive a full disk or a locked library.
+        raise CommandError(f"{exc}; {_keep_unsaved_note(ctx, paper_id, text)}") from exc
     if not result.changed:
         print(f"{paper_id}: note unchanged")
     elif text.strip():
@@ -253,6 +259,25 @@ def cmd_note(ctx: AppContext, args: argparse.Namespace) -> int:
         print(f"{paper_id}: note deleted")
     _print_conflicts(paper_id, result.conflicts)
     return 0
+
+
+def _keep_unsaved_note(ctx: AppContext, paper_id: str, text: str) -> str:
+    """Write a note that could not be saved to a recovery file; say where it went."""
+    if not text.strip():
+        return "the note was not deleted"
+    folder = ctx.paths.data_dir / "unsaved-notes"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    safe_id = re.sub(r"[^A-Za-z0-9._-]", "_", paper_id)[:80]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f"{safe_id}-{stamp}-", suffix=".md", dir=folder)
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as exc:
+        # Not even that could be written: the terminal is the last place the text can go.
+        print(text, file=sys.stderr)
+        return f"the note could not be kept in a file either ({exc.strerror}); it is printed above"
+    return f"the note was kept in {name}"
 
 
 def _show_note(paper_id: str, current: Any) -> int:

@@ -163,48 +163,59 @@ def packaged_catalog_text() -> str:
     return (resources.files("digest_tui") / "data" / CATALOG_FILE).read_text(encoding="utf-8")
 
 
-def _read_yaml(text: str, origin: str) -> dict[str, Any]:
-    import yaml  # deferred: only needed when a catalog is loaded
+def _read_yaml(doc: Any) -> dict[str, Any]:
+    """The top-level mapping of a catalog document, its shape checked before pydantic sees
+    the merged catalog (merging needs every entry to be a mapping with an `id`)."""
+    from digest_tui import yaml_files
 
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise HardwareCatalogError(f"{origin}: not valid YAML: {exc}") from exc
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise HardwareCatalogError(f"{origin}: expected a mapping at the top level")
+    raw = yaml_files.require_mapping(doc, HardwareCatalogError, "a mapping at the top level")
     unknown = set(raw) - {"version", "default_vendor", *_SECTIONS, *_MAPPINGS}
     if unknown:
-        raise HardwareCatalogError(
-            f"{origin}: unknown top-level key(s) {', '.join(sorted(map(str, unknown)))}; "
-            f"expected some of: version, default_vendor, {', '.join(_SECTIONS + _MAPPINGS)}"
+        first = sorted(map(str, unknown))[0]
+        raise _fail(
+            doc,
+            (first,),
+            f"unknown top-level key(s) {', '.join(sorted(map(str, unknown)))}; "
+            f"expected some of: version, default_vendor, {', '.join(_SECTIONS + _MAPPINGS)}",
+            named=False,
         )
     for section in _SECTIONS:
         entries = raw.get(section)
         if entries is None:
             continue
         if not isinstance(entries, list):
-            raise HardwareCatalogError(f"{origin}: {section}: expected a list of entries")
+            raise _fail(doc, (section,), "expected a list of entries")
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-                raise HardwareCatalogError(
-                    f"{origin}: {section}[{i}]: expected a mapping with a string `id`"
-                )
+                raise _fail(doc, (section, i), "expected a mapping with a string `id`")
     for mapping in _MAPPINGS:
         if mapping in raw and not isinstance(raw[mapping], dict):
-            raise HardwareCatalogError(f"{origin}: {mapping}: expected a mapping")
+            raise _fail(doc, (mapping,), "expected a mapping")
     return raw
 
 
-def _merge(base: dict[str, Any], override: dict[str, Any], origin: str) -> dict[str, str]:
-    """Merge `override` into `base` in place; return which file each overridden id came from."""
-    origins: dict[str, str] = {}
+def _fail(doc: Any, loc: tuple[Any, ...], message: str, *, named: bool = True) -> Exception:
+    """`FILE:LINE: field: message` for the field at `loc` of `doc`."""
+    from digest_tui import yaml_files
+
+    problem = doc.problem(loc, message)
+    if not named:
+        problem = yaml_files.Problem(problem.path, problem.line, "", message)
+    return yaml_files.fail(HardwareCatalogError, problem)
+
+
+# Where each entry of the merged catalog was last written: "section:id" -> (document, index
+# in that document's list), so a problem found after merging names its own file and line.
+Origins = dict[str, tuple[Any, int]]
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any], doc: Any, origins: Origins) -> None:
+    """Merge `override` (the data of `doc`) into `base` in place, recording origins."""
     for section in _SECTIONS:
         entries = base.setdefault(section, [])
         by_id = {entry["id"]: entry for entry in entries}
-        for entry in override.get(section) or []:
-            origins[f"{section}:{entry['id']}"] = origin
+        for index, entry in enumerate(override.get(section) or []):
+            origins[f"{section}:{entry['id']}"] = (doc, index)
             if entry["id"] in by_id:
                 by_id[entry["id"]].update(entry)  # field by field: the user's figure wins
             else:
@@ -213,124 +224,120 @@ def _merge(base: dict[str, Any], override: dict[str, Any], origin: str) -> dict[
     for mapping in _MAPPINGS:
         if override.get(mapping):
             base.setdefault(mapping, {}).update(override[mapping])
+            for key in override[mapping]:
+                origins[f"{mapping}:{key}"] = (doc, -1)
     for key in ("version", "default_vendor"):
         if key in override:
             base[key] = override[key]
-    return origins
 
 
-def _describe(loc: tuple[Any, ...], raw: dict[str, Any]) -> str:
-    """("devices", 3, "memory_gb") -> "devices[3] (id=h100).memory_gb"."""
-    parts: list[str] = []
-    for i, part in enumerate(loc):
-        if isinstance(part, int) and i > 0:
-            parts[-1] += f"[{part}]"
-            entries = raw.get(str(loc[0])) if i == 1 else None
-            if isinstance(entries, list) and part < len(entries):
-                ident = entries[part].get("id") if isinstance(entries[part], dict) else None
-                if ident:
-                    parts[-1] += f" (id={ident})"
-        else:
-            parts.append(str(part))
-    return ".".join(parts)
+def _entry_fail(
+    origins: Origins, section: str, ident: str, rest: tuple[Any, ...], message: str
+) -> Exception:
+    """A problem in the merged catalog, reported in the file (and line) the entry came from."""
+    doc, index = origins[f"{section}:{ident}"]
+    loc = (section, *rest) if index < 0 else (section, index, *rest)
+    return _fail(doc, loc, message)
 
 
-def _entry_origin(section: str, ident: str, origins: dict[str, str], default: str) -> str:
-    return origins.get(f"{section}:{ident}", default)
-
-
-def _check_references(catalog: HardwareCatalog, origins: dict[str, str], default: str) -> None:
+def _check_references(catalog: HardwareCatalog, origins: Origins) -> None:
     """Cross-references and regexes, each error naming the file the entry came from."""
     device_ids = {d.id for d in catalog.devices}
     arch_ids = {a.id for a in catalog.architectures}
     feature_ids = {f.id for f in catalog.features}
 
-    def fail(section: str, index: int, ident: str, field: str, message: str) -> None:
-        where = _entry_origin(section, ident, origins, default)
-        raise HardwareCatalogError(f"{where}: {section}[{index}] (id={ident}).{field}: {message}")
+    def fail(section: str, ident: str, field: str | tuple[Any, ...], message: str) -> None:
+        rest = field if isinstance(field, tuple) else (field,)
+        raise _entry_fail(origins, section, ident, rest, message)
 
-    def check_patterns(section: str, index: int, ident: str, field: str, pats: list[str]) -> None:
+    def check_patterns(section: str, ident: str, field: str, pats: list[str]) -> None:
         for j, pattern in enumerate(pats):
             try:
                 re.compile(pattern)
             except re.error as exc:
-                fail(section, index, ident, f"{field}[{j}]", f"bad regular expression: {exc}")
+                fail(section, ident, (field, j), f"bad regular expression: {exc}")
 
     for section in _SECTIONS:
         seen: set[str] = set()
-        for i, entry in enumerate(getattr(catalog, section)):
+        for entry in getattr(catalog, section):
             if entry.id in seen:
-                fail(section, i, entry.id, "id", "duplicate id")
+                fail(section, entry.id, "id", "duplicate id")
             seen.add(entry.id)
-    for i, f in enumerate(catalog.features):
+    for f in catalog.features:
         if f.introduced_by and f.introduced_by not in arch_ids:
-            fail("features", i, f.id, "introduced_by", f"unknown architecture {f.introduced_by!r}")
-        check_patterns("features", i, f.id, "patterns", f.patterns)
-    for i, a in enumerate(catalog.architectures):
+            fail("features", f.id, "introduced_by", f"unknown architecture {f.introduced_by!r}")
+        check_patterns("features", f.id, "patterns", f.patterns)
+    for a in catalog.architectures:
         if a.representative and a.representative not in device_ids:
-            fail("architectures", i, a.id, "representative", f"unknown device {a.representative!r}")
-        check_patterns("architectures", i, a.id, "aliases", a.aliases)
-    for i, d in enumerate(catalog.devices):
+            fail("architectures", a.id, "representative", f"unknown device {a.representative!r}")
+        check_patterns("architectures", a.id, "aliases", a.aliases)
+    for d in catalog.devices:
         if d.architecture and d.architecture not in arch_ids:
-            fail("devices", i, d.id, "architecture", f"unknown architecture {d.architecture!r}")
+            fail("devices", d.id, "architecture", f"unknown architecture {d.architecture!r}")
         if d.variant_of and d.variant_of not in device_ids:
-            fail("devices", i, d.id, "variant_of", f"unknown device {d.variant_of!r}")
+            fail("devices", d.id, "variant_of", f"unknown device {d.variant_of!r}")
         for alt in d.alternatives:
             if alt not in device_ids:
-                fail("devices", i, d.id, "alternatives", f"unknown device {alt!r}")
+                fail("devices", d.id, "alternatives", f"unknown device {alt!r}")
         for feat in d.features:
             if feat not in feature_ids and feat not in {"fp16"}:
-                fail("devices", i, d.id, "features", f"unknown feature {feat!r}")
-        check_patterns("devices", i, d.id, "aliases", d.aliases)
-    for i, s in enumerate(catalog.systems):
+                fail("devices", d.id, "features", f"unknown feature {feat!r}")
+        check_patterns("devices", d.id, "aliases", d.aliases)
+    for s in catalog.systems:
         if s.device not in device_ids:
-            fail("systems", i, s.id, "device", f"unknown device {s.device!r}")
-        check_patterns("systems", i, s.id, "aliases", s.aliases)
-    for i, m in enumerate(catalog.models):
-        check_patterns("models", i, m.id, "aliases", m.aliases)
+            fail("systems", s.id, "device", f"unknown device {s.device!r}")
+        check_patterns("systems", s.id, "aliases", s.aliases)
+    for m in catalog.models:
+        check_patterns("models", m.id, "aliases", m.aliases)
     for vendor, ladder in catalog.ladders.items():
         for dev in ladder:
             if dev not in device_ids:
-                raise HardwareCatalogError(f"{default}: ladders.{vendor}: unknown device {dev!r}")
+                fail("ladders", vendor, (vendor,), f"unknown device {dev!r}")
     for vendor, patterns in catalog.vendor_aliases.items():
         for j, pattern in enumerate(patterns):
             try:
                 re.compile(pattern)
             except re.error as exc:
-                raise HardwareCatalogError(
-                    f"{default}: vendor_aliases.{vendor}[{j}]: bad regular expression: {exc}"
-                ) from exc
+                fail("vendor_aliases", vendor, (vendor, j), f"bad regular expression: {exc}")
 
 
-def _validate(raw: dict[str, Any], origins: dict[str, str], default: str) -> HardwareCatalog:
-    """Validate the merged mapping; each problem names the file its entry came from."""
+def _validate(raw: dict[str, Any], origins: Origins, packaged: Any) -> HardwareCatalog:
+    """Validate the merged mapping; each problem names the file (and line) of its entry."""
+    from digest_tui import yaml_files
+
     try:
         return HardwareCatalog.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        where = default
+        errors = exc.errors()
+        loc = tuple(errors[0]["loc"])
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        message = f"{errors[0]['msg']}{more}"
         if len(loc) >= 2 and loc[0] in _SECTIONS and isinstance(loc[1], int):
-            entry = raw[loc[0]][loc[1]]
-            where = _entry_origin(str(loc[0]), str(entry.get("id")), origins, default)
-        more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        raise HardwareCatalogError(f"{where}: {_describe(loc, raw)}: {err['msg']}{more}") from exc
+            ident = str(raw[loc[0]][loc[1]].get("id"))
+            raise _entry_fail(origins, str(loc[0]), ident, loc[2:], message) from None
+        if len(loc) >= 2 and f"{loc[0]}:{loc[1]}" in origins:
+            raise _entry_fail(origins, str(loc[0]), str(loc[1]), loc[1:], message) from None
+        problem = yaml_files.Problem(packaged.path, None, yaml_files.field_name(loc, raw), message)
+        raise yaml_files.fail(HardwareCatalogError, problem) from None
 
 
 def load_hardware_catalog(config_dir: Path | None = None) -> HardwareCatalog:
-    """The packaged catalog, merged with `<config_dir>/hardware.yaml` when that file exists."""
-    packaged_origin = f"<packaged>/{CATALOG_FILE}"
-    raw = _read_yaml(packaged_catalog_text(), packaged_origin)
-    origins: dict[str, str] = {}
-    origin = packaged_origin
+    """The packaged catalog, merged with `<config_dir>/hardware.yaml` when that file exists.
+
+    Any problem is a HardwareCatalogError: `FILE:LINE: field: problem`.
+    """
+    from digest_tui import yaml_files
+
+    packaged = yaml_files.parse(
+        packaged_catalog_text(), f"<packaged>/{CATALOG_FILE}", HardwareCatalogError
+    )
+    raw: dict[str, Any] = {}
+    origins: Origins = {}
+    _merge(raw, _read_yaml(packaged), packaged, origins)
     user_file = config_dir / CATALOG_FILE if config_dir is not None else None
     if user_file is not None and user_file.is_file():
-        origin = str(user_file)
-        try:
-            text = user_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise HardwareCatalogError(f"{user_file}: cannot read: {exc}") from exc
-        origins = _merge(raw, _read_yaml(text, origin), origin)
-    catalog = _validate(raw, origins, packaged_origin)
-    _check_references(catalog, origins, packaged_origin)
+        user = yaml_files.load_file(user_file, HardwareCatalogError)
+        _merge(raw, _read_yaml(user), user, origins)
+    catalog = _validate(raw, origins, packaged)
+    _check_references(catalog, origins)
     return catalog

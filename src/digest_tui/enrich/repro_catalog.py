@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -38,7 +38,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from digest_tui import yaml_files
 from digest_tui.data_files import packaged_repro_dir, repro_dirs
+from digest_tui.errors import DataFileError
 from digest_tui.ids import normalize_arxiv_id, normalize_title
 from digest_tui.models import Repo
 
@@ -249,32 +251,16 @@ def _load_file(path: Path, problems: list[CatalogProblem]) -> list[tuple[Catalog
     import yaml  # deferred: keeps `import digest_tui.enrich.repro_catalog` cheap
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(CatalogProblem(path, None, f"cannot read file: {exc}"))
+        doc = yaml_files.load_file(path, DataFileError, loader=_loader_class())
+    except DataFileError as exc:
+        problem = exc.problem  # type: ignore[attr-defined]
+        problems.append(CatalogProblem(path, problem.line, problem.message))
         return []
-    loader = _loader_class()(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return []  # an empty file is a valid, empty catalog
-        data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        message = f"YAML syntax error: {exc.problem}"
-        if exc.context and exc.context_mark is not None:
-            # e.g. an unclosed quote is noticed at the end of the file; say where it opened.
-            message += f" ({exc.context} at line {exc.context_mark.line + 1})"
-        problems.append(CatalogProblem(path, line, message))
-        return []
-    except yaml.YAMLError as exc:
-        problems.append(CatalogProblem(path, None, f"YAML error: {exc}"))
-        return []
-    finally:
-        loader.dispose()
+    node, data = doc.root, doc.data
+    if node is None:
+        return []  # an empty file is a valid, empty catalog
 
-    for key_node, duplicate_line in _duplicate_keys(node):
+    for key_node, duplicate_line in yaml_files.duplicate_keys(node):
         problems.append(
             CatalogProblem(path, duplicate_line, f"duplicate key '{key_node}' (the last one wins)")
         )
@@ -289,11 +275,13 @@ def _load_file(path: Path, problems: list[CatalogProblem]) -> list[tuple[Catalog
     except ValidationError as exc:
         for error in exc.errors():
             problems.append(
-                CatalogProblem(path, _line_of(node, error["loc"]), _describe(error, top=True))
+                CatalogProblem(
+                    path, yaml_files.line_of(node, error["loc"]), _describe(error, top=True)
+                )
             )
         return []
 
-    papers_node = _child(node, "papers")
+    papers_node = yaml_files.child(node, "papers")
     items = papers_node.value if isinstance(papers_node, yaml.SequenceNode) else []
     loaded: list[tuple[CatalogEntry, int]] = []
     for index, raw in enumerate(parsed.papers):
@@ -318,7 +306,9 @@ def _entry(
     except ValidationError as exc:
         for error in exc.errors():
             problems.append(
-                CatalogProblem(path, _line_of(node, error["loc"]) or line, _describe(error))
+                CatalogProblem(
+                    path, yaml_files.line_of(node, error["loc"]) or line, _describe(error)
+                )
             )
         return None
     found = _entry_problems(entry, node)
@@ -336,14 +326,16 @@ def _entry_problems(entry: CatalogEntry, node: Any) -> list[tuple[str, int | Non
             (
                 f"field arxiv: '{entry.arxiv}' is not an arXiv id "
                 '(expected e.g. "2205.14135" or "hep-th/9901001")',
-                _line_of(node, ("arxiv",)),
+                yaml_files.line_of(node, ("arxiv",)),
             )
         )
     if entry.title is not None and not entry.title_key:
-        found.append(("field title: empty after normalisation", _line_of(node, ("title",))))
+        found.append(
+            ("field title: empty after normalisation", yaml_files.line_of(node, ("title",)))
+        )
     seen: dict[str, int] = {}
     for index, repo in enumerate(entry.repos):
-        at = _line_of(node, ("repos", index, "url"))
+        at = yaml_files.line_of(node, ("repos", index, "url"))
         reason = url_problem(repo.url)
         if reason:
             found.append((f"field repos[{index}].url: {reason}", at))
@@ -491,75 +483,6 @@ def _loader_class() -> type:
         }
         _LOADER = type("_CatalogLoader", (base,), {"yaml_implicit_resolvers": resolvers})
     return _LOADER
-
-
-def _child(node: Any, key: str | int) -> Any:
-    """The value node under `key` in a mapping node, or item `key` of a sequence node."""
-    import yaml
-
-    if isinstance(node, yaml.MappingNode) and isinstance(key, str):
-        for key_node, value_node in node.value:
-            if getattr(key_node, "value", None) == key:
-                return value_node
-        return None
-    if isinstance(node, yaml.SequenceNode) and isinstance(key, int):
-        return node.value[key] if 0 <= key < len(node.value) else None
-    return None
-
-
-def _line_of(node: Any, loc: Iterable[str | int]) -> int | None:
-    """1-based line where the field at `loc` (a pydantic error location) is written.
-
-    That is the line of the deepest key found along `loc` (or of the list item), so an
-    unknown field points at its key and a missing one at the mapping that lacks it.
-    """
-    import yaml
-
-    current = node
-    line = _line(node)
-    for part in loc:
-        if isinstance(current, yaml.MappingNode) and isinstance(part, str):
-            pair = next(
-                ((k, v) for k, v in current.value if getattr(k, "value", None) == part), None
-            )
-            if pair is None:
-                break
-            line = _line(pair[0])
-            current = pair[1]
-        elif isinstance(current, yaml.SequenceNode) and isinstance(part, int):
-            item = _child(current, part)
-            if item is None:
-                break
-            line = _line(item)
-            current = item
-        else:
-            break
-    return line
-
-
-def _line(node: Any) -> int | None:
-    return node.start_mark.line + 1 if node is not None else None
-
-
-def _duplicate_keys(node: Any) -> list[tuple[str, int]]:
-    """Keys that appear twice in one mapping, anywhere in the document."""
-    import yaml
-
-    found: list[tuple[str, int]] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, yaml.MappingNode):
-            seen: set[str] = set()
-            for key_node, value_node in current.value:
-                key = str(getattr(key_node, "value", ""))
-                if key in seen:
-                    found.append((key, key_node.start_mark.line + 1))
-                seen.add(key)
-                stack.append(value_node)
-        elif isinstance(current, yaml.SequenceNode):
-            stack.extend(current.value)
-    return sorted(found, key=lambda item: item[1])
 
 
 def _describe(error: Any, *, top: bool = False) -> str:

@@ -626,74 +626,44 @@ def packaged_taxonomy_text() -> tuple[str, str]:
 def load_taxonomy(config_dir: Path | None = None) -> Taxonomy:
     """The packaged taxonomy merged with `config_dir/taxonomy.yaml` when that file exists.
 
-    Raises TaxonomyError, naming the file and the field, when either file is invalid.
+    Raises TaxonomyError, `FILE:LINE: field: problem`, when either file is invalid.
     """
+    from digest_tui import yaml_files
+
     text, name = packaged_taxonomy_text()
-    packaged = _validate(_PackagedFile, _read_yaml(text, name), name)
+    packaged_doc = yaml_files.parse(text, name, TaxonomyError)
+    packaged = _validate(_PackagedFile, packaged_doc)
     topics = list(packaged.topics)
     scoring = packaged.scoring
     sources = [Path(name)]
     if config_dir is not None:
         user_path = Path(config_dir) / TAXONOMY_FILE
         if user_path.is_file():
-            try:
-                user_text = user_path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise TaxonomyError(f"{user_path}: cannot read: {exc}") from exc
-            user = _validate(_UserFile, _read_yaml(user_text, str(user_path)), str(user_path))
-            topics, scoring = _merge(topics, scoring, user, user_path)
+            user_doc = yaml_files.load_file(user_path, TaxonomyError)
+            user = _validate(_UserFile, user_doc)
+            topics, scoring = _merge(topics, scoring, user, user_doc)
             sources.append(user_path)
     if not topics:
         raise TaxonomyError(f"{sources[-1]}: every topic is disabled; at least one must remain")
     return Taxonomy(topics, scoring, sources)
 
 
-def _read_yaml(text: str, name: str) -> dict[str, Any]:
-    import yaml  # deferred: only needed when a taxonomy is loaded
+def _validate(model: type[_Strict], doc: Any) -> Any:
+    from digest_tui import yaml_files
 
-    # libyaml's loader when present: the pure-Python one is most of load_taxonomy's time.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        raw = yaml.load(text, Loader=loader)  # a safe loader either way
-    except yaml.YAMLError as exc:
-        raise TaxonomyError(f"{name}: not valid YAML: {exc}") from exc
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise TaxonomyError(f"{name}: expected a mapping with 'topics' at the top level")
-    return raw
-
-
-def _validate(model: type[_Strict], raw: dict[str, Any], name: str) -> Any:
-    try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{_describe_loc(err['loc'], raw)}: {err['msg']}" for err in exc.errors()
-        )
-        raise TaxonomyError(f"{name}: {problems}") from exc
-
-
-def _describe_loc(loc: Sequence[Any], raw: Any) -> str:
-    """('topics', 2, 'patterns', 0, 'weight') -> "topics[2] (id 'x').patterns[0].weight"."""
-    parts: list[str] = []
-    node = raw
-    for key in loc:
-        if isinstance(key, int):
-            part = f"[{key}]"
-            node = node[key] if isinstance(node, list) and key < len(node) else None
-            if isinstance(node, dict) and isinstance(node.get("id"), str):
-                part += f" (id {node['id']!r})"
-            parts.append(part)
-        else:
-            parts.append(("." if parts else "") + str(key))
-            node = node.get(key) if isinstance(node, dict) else None
-    return "".join(parts) or "(top level)"
+    yaml_files.require_mapping(doc, TaxonomyError, "a mapping with 'topics' at the top level")
+    return yaml_files.validate(model, doc, TaxonomyError, data=doc.data or {})
 
 
 def _merge(
-    topics: list[TopicDef], scoring: Scoring, user: _UserFile, path: Path
+    topics: list[TopicDef], scoring: Scoring, user: _UserFile, doc: Any
 ) -> tuple[list[TopicDef], Scoring]:
+    from digest_tui import yaml_files
+
+    def fail(index: int, message: str, loc: tuple[str | int, ...] = ()) -> TaxonomyError:
+        problem = doc.problem(("topics", index, *loc), message)
+        return yaml_files.fail(TaxonomyError, problem)  # type: ignore[return-value]
+
     if user.scoring is not None:
         changes = user.scoring.model_dump(exclude_none=True)
         scoring = scoring.model_copy(update=changes)
@@ -701,32 +671,29 @@ def _merge(
     order = [t.id for t in topics]
     seen: set[str] = set()
     for index, entry in enumerate(user.topics):
-        where = f"{path}: topics[{index}] (id {entry.id!r})"
         if entry.id in seen:
-            raise TaxonomyError(f"{where}: the same id appears twice in this file")
+            raise fail(index, "the same id appears twice in this file", ("id",))
         seen.add(entry.id)
         base = merged.get(entry.id)
         if not entry.enabled:
             if entry.id not in merged:
-                raise TaxonomyError(f"{where}: enabled: false names no known topic")
+                raise fail(index, "enabled: false names no known topic", ("enabled",))
             merged[entry.id] = None
             continue
         try:
             if base is None:
                 if entry.id in merged:
-                    raise TaxonomyError(f"{where}: this topic was disabled earlier in the file")
+                    raise fail(index, "this topic was disabled earlier in the file")
                 if entry.label is None or entry.patterns is None:
-                    raise TaxonomyError(f"{where}: a new topic needs 'label' and 'patterns'")
+                    raise fail(index, "a new topic needs 'label' and 'patterns'")
                 merged[entry.id] = _apply(None, entry)
                 order.append(entry.id)
             else:
                 merged[entry.id] = _apply(base, entry)
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'topic'}: {err['msg']}"
-                for err in exc.errors()
-            )
-            raise TaxonomyError(f"{where}: {problems}") from exc
+            raise yaml_files.validation_error(
+                exc, doc, TaxonomyError, prefix=("topics", index)
+            ) from None
     return [t for t in (merged[i] for i in order) if t is not None], scoring
 
 

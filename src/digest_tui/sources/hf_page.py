@@ -21,7 +21,9 @@ Malformed entries are skipped with a warning naming the file and line; the rest 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +33,11 @@ from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest
 from digest_tui.textsafe import strip_control
 
 SOURCE = "hf-page"
+
+# The largest page file `import` reads (a real day's page is ~100 kB); anything bigger is
+# refused before it is read in full. docs/security.md, "Library file and imports".
+MAX_PAGE_BYTES = 256 * 1024 * 1024
+_READ_CHUNK = 1024 * 1024
 
 _MONTHS = {
     m: i
@@ -258,6 +265,7 @@ def parse_page(
     if page_date is None:
         raise PageFormatError(f"{origin}: page date {page_month}/{page_day} is not a real date")
 
+    _warn_if_cut_off(entries, origin, warnings)
     papers: list[Paper] = []
     seen: set[str] = set()
     for entry in entries:
@@ -283,6 +291,29 @@ def parse_page(
         origin=origin,
     )
     return ParsedDigest(digest=digest, papers=papers, warnings=warnings)
+
+
+# How an abstract ends when the page was not cut off: a sentence's end, or a URL.
+_SENTENCE_CLOSERS = frozenset(".!?)]\"'\u201d\u2019")
+
+
+def _ends_whole(abstract: str) -> bool:
+    text = abstract.rstrip()
+    return bool(text) and (text[-1] in _SENTENCE_CLOSERS or "/" in text.rsplit(None, 1)[-1])
+
+
+def _warn_if_cut_off(entries: list[_Entry], origin: str, warnings: list[ImportWarning]) -> None:
+    """A page cut off mid-download ends inside its last entry: say so, naming the line."""
+    if not entries:
+        return
+    last = entries[-1]
+    if last.abstract and not _ends_whole(last.abstract):
+        message = "the last entry's abstract stops mid-sentence: the page may be truncated"
+    elif last.title and not last.abstract and last.meta is None:
+        message = "the last entry has only a title: the page may be truncated"
+    else:
+        return
+    warnings.append(ImportWarning(origin=origin, line=last.line, message=message))
 
 
 def _entry_to_paper(
@@ -322,10 +353,56 @@ def _entry_to_paper(
     )
 
 
+def read_page_text(path: Path, *, limit: int = MAX_PAGE_BYTES) -> str:
+    """The text of a saved page, read in chunks up to `limit` bytes.
+
+    Devices, FIFOs and folders are refused before anything is read (`/dev/zero` would never
+    end, a FIFO would wait for a writer): the file is opened without blocking and checked
+    with fstat, so what is checked is what is read. Raises PageFormatError naming the path,
+    or OSError when the file cannot be opened at all.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise PageFormatError(
+            f"{path}: not a regular file ({_file_kind(info.st_mode)}); give the path "
+            "of a saved page"
+        )
+    with os.fdopen(fd, "rb") as file:
+        too_big = PageFormatError(
+            f"{path}: larger than {limit // (1024 * 1024)} MiB; a Daily Papers page is far "
+            "smaller (is this the right file?)"
+        )
+        if info.st_size > limit:
+            raise too_big
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := file.read(_READ_CHUNK):
+            size += len(chunk)
+            if size > limit:  # the file grew while we read it
+                raise too_big
+            chunks.append(chunk)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise PageFormatError(f"{path}: not UTF-8 text (byte {exc.start}, line {line})") from None
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a plain file"
+
+
 def parse_file(path: Path, year: int | None = None, today: dt.date | None = None) -> ParsedDigest:
     """Parse a page saved as text. Raises PageFormatError (naming the file) or OSError."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise PageFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
-    return parse_page(text, str(path), year=year, today=today)
+    return parse_page(read_page_text(path), str(path), year=year, today=today)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from digest_tui.errors import StoreError
+from digest_tui.errors import LibraryFileError, StoreError
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
@@ -33,13 +34,128 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
+# sqlite3 errors that say something about the file or the disk rather than about our SQL:
+# those become a LibraryFileError naming the file (IntegrityError, ProgrammingError... are
+# bugs and keep their own class and traceback).
+_NOT_THE_FILE = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.NotSupportedError)
+# A Python function called from SQL (fits:) failed: its own error is the story, not the file.
+_UDF_FAILED = "user-defined function raised exception"
+
+
+def library_error(exc: sqlite3.Error, path: str) -> Exception:
+    """The error to raise for `exc` on the library at `path`: a LibraryFileError saying what
+    happened and what to do, or `exc` itself when it is not about the file."""
+    if (
+        isinstance(exc, LibraryFileError)
+        or not isinstance(exc, sqlite3.DatabaseError)
+        or isinstance(exc, _NOT_THE_FILE)
+        or str(exc).startswith(_UDF_FAILED)
+    ):
+        return exc
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    if code.startswith("SQLITE_FULL"):
+        message = "the disk is full (or the file reached its size limit); the change was not saved"
+    elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        message = (
+            f"the library file is damaged ({exc}); restore it from a copy made with "
+            "`digest-tui backup FILE` (see docs/user-guide.md, 'Backups')"
+        )
+    elif code.startswith("SQLITE_READONLY"):
+        message = f"the library cannot be written ({exc}): is the file or its folder read-only?"
+    elif code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        message = "the library is busy (another digest-tui is writing to it); try again"
+    elif code.startswith("SQLITE_CANTOPEN"):
+        message = f"cannot open the library file ({exc}): does its folder exist and is it writable?"
+    elif code.startswith("SQLITE_IOERR"):
+        message = f"the disk failed while reading or writing the library ({exc})"
+    else:
+        message = f"SQLite error: {exc}"
+    error = LibraryFileError(f"{path}: {message}")
+    error.__cause__ = exc
+    return error
+
+
+class LibraryCursor(sqlite3.Cursor):
+    """A cursor whose file and disk errors are LibraryFileErrors naming the library."""
+
+    def _path(self) -> str:
+        return getattr(self.connection, "path", "library")
+
+    def execute(self, sql: str, parameters: Any = (), /) -> LibraryCursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.Error as exc:
+            raise library_error(exc, self._path()) from exc
+
+    def executemany(self, sql: str, seq_of_parameters: Any, /) -> LibraryCursor:
+        try:
+            return super().executemany(sql, seq_of_parameters)
+        except sqlite3.Error as exc:
+            raise library_error(exc, self._path()) from exc
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except sqlite3.Error as exc:
+            raise library_error(exc, self._path()) from exc
+
+    def fetchmany(self, size: int | None = None) -> list[Any]:
+        try:
+            return super().fetchmany(self.arraysize if size is None else size)
+        except sqlite3.Error as exc:
+            raise library_error(exc, self._path()) from exc
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except sqlite3.Error as exc:
+            raise library_error(exc, self._path()) from exc
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except sqlite3.Error as exc:
+            raise library_error(exc, self._path()) from exc
+
+
+class LibraryConnection(sqlite3.Connection):
+    """The library's connection: every statement, fetch and commit reports a failure of the
+    file or the disk as one LibraryFileError naming the file. This is the store's boundary,
+    so commands never catch sqlite3 errors themselves."""
+
+    path: str = "library"
+
+    def cursor(self, factory: Any = LibraryCursor) -> Any:  # type: ignore[override]
+        return super().cursor(factory)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> LibraryCursor:
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> LibraryCursor:
+        return self.cursor().executemany(sql, parameters)
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        except sqlite3.Error as exc:
+            raise library_error(exc, self.path) from exc
+
+
 def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
     """Open (creating and migrating if needed) the library at `path`."""
     target = str(path)
-    if target != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
     try:
-        conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+        if target != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"{Path(path).parent}: cannot create the library's folder: {exc.strerror or exc}"
+        ) from exc
+    try:
+        conn = sqlite3.connect(
+            target, isolation_level=None, check_same_thread=False, factory=LibraryConnection
+        )
+        conn.path = target  # type: ignore[attr-defined]
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 5000")
@@ -50,9 +166,69 @@ def connect(path: Path | str, *, readonly: bool = False) -> sqlite3.Connection:
             conn.execute("PRAGMA synchronous = NORMAL")
         if not readonly:
             migrate(conn)
+    except LibraryFileError:
+        raise
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{target}: cannot open the library: {exc}") from exc
+        raise library_error(exc, target) from exc
     return conn
+
+
+def checkpoint(conn: sqlite3.Connection) -> bool:
+    """Copy everything in the write-ahead log into the library file and empty the log.
+
+    Until this runs (or the last connection closes cleanly) recent changes live only in
+    `library.sqlite3-wal`: a copy of `library.sqlite3` alone would miss them. Returns False
+    when another process's open read kept part of the log (the data is safe either way, in
+    the log, and the next checkpoint moves it).
+    """
+    try:
+        busy, _log, _moved = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.Error:
+        return False
+    return not busy
+
+
+def close(conn: sqlite3.Connection) -> None:
+    """Checkpoint and close; safe to call twice, and never raises for a checkpoint that could
+    not finish (the log keeps the data; SQLite replays it on the next open)."""
+    try:
+        if not conn.in_transaction:
+            checkpoint(conn)
+    except sqlite3.ProgrammingError:
+        return  # already closed
+    conn.close()
+
+
+def backup(conn: sqlite3.Connection, destination: Path) -> None:
+    """Write a consistent, self-contained copy of the library to `destination`.
+
+    SQLite's online backup API copies the pages of a single snapshot, log included, while
+    other connections keep reading and writing. The copy is written beside the destination
+    and renamed into place, so a failed backup never leaves a half-written file there; it is
+    switched to a rollback journal, so it is one file that can be copied like any other.
+    """
+    destination = Path(destination)
+    partial = destination.with_name(f".{destination.name}.partial")
+    partial.unlink(missing_ok=True)
+    try:
+        target = sqlite3.connect(str(partial), isolation_level=None)
+        try:
+            conn.backup(target)
+            target.execute("PRAGMA journal_mode = DELETE")
+            problem = target.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            target.close()
+        if problem != "ok":
+            raise StoreError(f"{destination}: the copy failed its check: {problem}")
+        partial.replace(destination)
+    except sqlite3.Error as exc:
+        partial.unlink(missing_ok=True)
+        raise library_error(exc, str(destination)) from exc
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise StoreError(f"{destination}: cannot write the backup: {exc.strerror or exc}") from exc
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -61,7 +237,8 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
     Inside a transaction that is already open (a caller composing several changes), it joins
     that one and leaves commit or rollback to its owner. IMMEDIATE takes the write lock up
-    front, so two processes never both read and then fail to upgrade to writing.
+    front, so two processes never both read and then fail to upgrade to writing. A failed
+    COMMIT (disk full) is rolled back too, so the connection stays usable.
     """
     if conn.in_transaction:
         yield
@@ -69,10 +246,14 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        # SQLite may have rolled back already (some disk-full errors do): then there is
+        # nothing left to roll back, and trying must not hide the error that got us here.
+        if conn.in_transaction:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -96,7 +277,11 @@ def migrate(conn: sqlite3.Connection) -> int:
             conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(exc, LibraryFileError):
+                raise
             raise StoreError(f"migration {name} failed: {exc}") from exc
     return schema_version(conn)
 

@@ -14,11 +14,14 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.store import db
 from digest_tui.store.db import transaction
+from digest_tui.store.field_caps import cap_fields, where_from
 from digest_tui.store.fits import install_fits
 from digest_tui.store.ops import attach_pending
 from digest_tui.store.query import PaperQuery, build_select
@@ -117,8 +120,24 @@ def _paper_columns(paper: Paper) -> dict[str, Any]:
     return row
 
 
-def _merge(existing: sqlite3.Row, incoming: dict[str, Any], incoming_is_newer: bool) -> dict:
-    """Combine a stored paper with a new copy of it; return the columns that change."""
+# Text that a cut-off copy of a page would shorten: a shorter copy never replaces the stored
+# text unless the user asks (`import --replace`).
+_NEVER_SHORTENED = ("title", "abstract")
+
+
+def _merge(
+    existing: sqlite3.Row,
+    incoming: dict[str, Any],
+    incoming_is_newer: bool,
+    *,
+    replace: bool = False,
+    kept: list[str] | None = None,
+) -> dict:
+    """Combine a stored paper with a new copy of it; return the columns that change.
+
+    Fields in _NEVER_SHORTENED that the new copy would make shorter are kept (their names
+    are appended to `kept`) unless `replace`.
+    """
     changes: dict[str, Any] = {}
     for name in _SOURCE_FIELDS:
         if name in ("source", "source_ref"):
@@ -139,6 +158,11 @@ def _merge(existing: sqlite3.Row, incoming: dict[str, Any], incoming_is_newer: b
         if name == "published" and printed_year_kept and incoming["published_year_inferred"]:
             continue  # a date printed with its year beats one whose year was inferred
         if incoming_is_newer or old_value in (None, "", "[]"):
+            shorter = name in _NEVER_SHORTENED and old_value and len(new_value) < len(old_value)
+            if shorter and not replace:
+                if kept is not None:
+                    kept.append(name)
+                continue
             changes[name] = new_value
             if name == "published":
                 changes["published_year_inferred"] = incoming["published_year_inferred"]
@@ -157,20 +181,50 @@ class Library:
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
 
+    # ---- the file -----------------------------------------------------------------------
+
+    def checkpoint(self) -> bool:
+        """Move recent changes from the write-ahead log into `library.sqlite3` (db.checkpoint)."""
+        return db.checkpoint(self.conn)
+
+    def close(self) -> None:
+        """Checkpoint and close the connection: call on every exit (the app on quit).
+
+        Without it the latest changes stay in `library.sqlite3-wal` only, so a copy of the
+        library file alone would miss them. Safe to call twice.
+        """
+        db.close(self.conn)
+
+    def backup(self, destination: Path) -> None:
+        """A consistent copy of the whole library in one file (SQLite's online backup)."""
+        db.backup(self.conn, destination)
+
     # ---- import -------------------------------------------------------------------------
 
-    def import_parsed(self, parsed: ParsedDigest, content_hash: str = "") -> ImportReport:
-        """Store one parsed digest in a single transaction."""
+    def import_parsed(
+        self, parsed: ParsedDigest, content_hash: str = "", *, replace: bool = False
+    ) -> ImportReport:
+        """Store one parsed digest in a single transaction.
+
+        A shorter copy of a digest (a page cut off by a failed download or save) never
+        removes papers from it nor shortens a stored title or abstract: that is kept, with a
+        warning naming the file. `replace` makes the new copy win in both cases.
+        """
         report = ImportReport(digest_id=parsed.digest.id, warnings=list(parsed.warnings))
         digest = parsed.digest
         day = digest.date.isoformat()
+        papers = []
+        for paper in parsed.papers:
+            capped, warnings = cap_fields(paper)
+            papers.append(capped)
+            report.warnings.extend(warnings)
         with transaction(self.conn):
             rowids: list[tuple[int, int | None]] = []
-            for paper in parsed.papers:
-                rowid, outcome = self._upsert_paper(paper, day)
+            for paper in papers:
+                rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
                 setattr(report, outcome, getattr(report, outcome) + 1)
                 rowids.append((rowid, paper.upvotes))
-            self._store_digest(parsed, rowids, content_hash)
+            self._store_digest(parsed, rowids, content_hash, replace, report.warnings)
         return report
 
     def _find_exact(self, ident: str, arxiv: str | None) -> sqlite3.Row | None:
@@ -203,7 +257,13 @@ class Library:
                     break
         return row
 
-    def _upsert_paper(self, paper: Paper, day: str) -> tuple[int, str]:
+    def _upsert_paper(
+        self,
+        paper: Paper,
+        day: str,
+        replace: bool = False,
+        warnings: list[ImportWarning] | None = None,
+    ) -> tuple[int, str]:
         conn = self.conn
         incoming = _paper_columns(paper)
         existing = self._find(paper)
@@ -229,7 +289,10 @@ class Library:
 
         rowid = int(existing["rowid"])
         incoming_is_newer = not existing["last_seen"] or day >= existing["last_seen"]
-        changes = _merge(existing, incoming, incoming_is_newer)
+        kept: list[str] = []
+        changes = _merge(existing, incoming, incoming_is_newer, replace=replace, kept=kept)
+        if kept and warnings is not None:
+            warnings.append(_kept_warning(paper, existing, kept))
         if existing["first_seen"] is None or day < existing["first_seen"]:
             changes["first_seen"] = day
         if existing["last_seen"] is None or day > existing["last_seen"]:
@@ -269,7 +332,12 @@ class Library:
         )
 
     def _store_digest(
-        self, parsed: ParsedDigest, rowids: list[tuple[int, int | None]], content_hash: str
+        self,
+        parsed: ParsedDigest,
+        rowids: list[tuple[int, int | None]],
+        content_hash: str,
+        replace: bool = False,
+        warnings: list[ImportWarning] | None = None,
     ) -> None:
         digest = parsed.digest
         conn = self.conn
@@ -278,6 +346,30 @@ class Library:
         ).fetchone()
         if existing is not None and content_hash and existing[0] == content_hash:
             return
+        stored = [
+            (int(r[0]), r[1])
+            for r in conn.execute(
+                "SELECT paper_rowid, upvotes FROM digest_papers WHERE digest_id = ? "
+                "ORDER BY position",
+                (digest.id,),
+            )
+        ]
+        incoming = {rowid for rowid, _ in rowids}
+        missing = [(rowid, votes) for rowid, votes in stored if rowid not in incoming]
+        if missing and not replace:
+            if warnings is not None:
+                warnings.append(
+                    ImportWarning(
+                        origin=digest.origin or digest.id,
+                        message=f"has {len(rowids)} entries where the stored copy of "
+                        f"{digest.id} has {len(stored)}: the page looks truncated; kept the "
+                        f"{len(missing)} missing papers in the digest (import --replace "
+                        "drops them)",
+                    )
+                )
+            if not incoming - {rowid for rowid, _ in stored}:
+                return  # nothing new: the stored copy stays as it was, its origin included
+            rowids = rowids + missing
         conn.execute(
             "INSERT INTO digests (id, source, date, title, origin, imported_at, content_hash) "
             "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
@@ -432,7 +524,8 @@ class Library:
         cursor = self.conn.cursor()
         cursor.row_factory = None  # plain tuples: no sqlite3.Row per paper
         make = ListRow._make
-        return [make(row) for row in cursor.execute(sql, params)]
+        # fetchall: one call into C, not a Python-level __next__ per row (db.LibraryCursor)
+        return [make(row) for row in cursor.execute(sql, params).fetchall()]
 
     def rows(self, query: PaperQuery) -> list[sqlite3.Row]:
         sql, params = build_select(query, "p.*")
@@ -492,6 +585,21 @@ class Library:
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+
+def _kept_warning(paper: Paper, existing: sqlite3.Row, kept: list[str]) -> ImportWarning:
+    origin, line = where_from(paper)
+    parts = []
+    for name in kept:
+        old, new = str(existing[name]), str(getattr(paper, name))
+        how = "a cut-off copy of" if old.startswith(new.rstrip()) else "shorter than"
+        parts.append(f"{name} is {how} the stored one ({len(new):,} of {len(old):,} characters)")
+    return ImportWarning(
+        origin=origin,
+        line=line,
+        message=f"entry {paper.title[:80]!r}: {'; '.join(parts)}: kept the stored text "
+        "(import --replace takes the new one)",
+    )
 
 
 def content_hash(text: str) -> str:
