@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis budgets in one place: `default` for every run (CI included), `thorough` for a
+# longer hunt before a release: HYPOTHESIS_PROFILE=thorough python -m pytest tests/unit
+settings.register_profile("default", max_examples=100, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parents[1]
 DIGESTS = ROOT / "fixtures" / "digests"

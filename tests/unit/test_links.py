@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from digest_tui.enrich.links import (
@@ -1168,7 +1168,6 @@ _PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=None)
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_any_text_gives_only_safe_links(text: str) -> None:
     links = extract_links(text)

@@ -80,11 +80,7 @@ def run(replicas, step) -> None:
         pass  # e.g. no such list on this replica yet: the user would see an error
 
 
-@settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(steps=st.lists(action, min_size=1, max_size=40), seed=st.integers(0, 2**32 - 1))
 def test_any_order_any_duplicates_same_state(steps, seed):
     replicas = [

@@ -280,8 +280,6 @@ class ConvergenceTest(SyncMachine):
 
 TestSyncConvergence = ConvergenceTest.TestCase
 TestSyncConvergence.settings = settings(
-    max_examples=200,
     stateful_step_count=40,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

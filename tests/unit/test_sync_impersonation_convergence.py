@@ -55,11 +55,7 @@ def newest_local_seq(node: Node) -> int:
     return int(node.conn.execute("SELECT coalesce(max(seq), 0) FROM ops").fetchone()[0])
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(steps)
 def test_the_owners_own_ops_reach_everyone_whatever_an_impersonator_writes(plan):
     with tempfile.TemporaryDirectory() as tmp:
