@@ -20,12 +20,13 @@ import time
 from pathlib import Path
 
 from _common import summary_ms, table, write_result
-from digest_tui.store import positions
+from digest_tui.state import positions
+from digest_tui.state.clock import HybridClock
+from digest_tui.state.log import apply_ops
+from digest_tui.state.model import Op, PaperRef
 from digest_tui.store.db import connect
 from digest_tui.store.library import Library
-from digest_tui.store.ops import Op, PaperRef, apply_ops
 from digest_tui.store.query import PaperQuery
-from digest_tui.sync.clock import HybridClock
 from synthetic import DEFAULT_SEED, build_library, database_path
 
 QUERIES = [

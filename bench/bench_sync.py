@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT))  # tests.webdav_server: the loopback WebDAV server
 
 from digest_tui.ids import paper_id
 from digest_tui.models import Digest, Paper, ParsedDigest
+from digest_tui.state.clock import HybridClock
+from digest_tui.state.model import Op, PaperRef
 from digest_tui.store.db import connect
 from digest_tui.store.library import Library
-from digest_tui.store.ops import Op, PaperRef
-from digest_tui.sync.clock import HybridClock
 from digest_tui.sync.engine import SyncEngine, init_remote
 from digest_tui.sync.remote import FolderRemote, Remote
 from digest_tui.sync.segments import (

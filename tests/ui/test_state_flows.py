@@ -136,7 +136,7 @@ async def test_sort_cycles_and_orders_by_upvotes(home):
 
 
 async def test_a_failed_save_is_shown_not_swallowed(home, monkeypatch):
-    from digest_tui.store.state import UserState
+    from digest_tui.state.user_state import UserState
 
     def broken(self, ident, on=True):
         raise sqlite3.OperationalError("database or disk is full")

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 from digest_tui.ids import paper_id
 from digest_tui.models import Digest, Paper, ParsedDigest
+from digest_tui.state.log import apply_ops, ops_since
+from digest_tui.state.model import Op
+from digest_tui.state.user_state import UserState
 from digest_tui.store.db import connect
 from digest_tui.store.library import Library
-from digest_tui.store.ops import Op, apply_ops, ops_since
-from digest_tui.store.state import UserState
 
 DAY_MS = 86_400_000
 BASE_MS = 1_765_000_000_000  # December 2025

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from digest_tui.errors import RemoteError
-from digest_tui.store.ops import derived_snapshot
+from digest_tui.state.materialise import derived_snapshot
 from digest_tui.sync.engine import SyncEngine, init_remote
 from digest_tui.sync.remote import FolderRemote
 from tests.unit.state_support import PAPERS, Replica, replica

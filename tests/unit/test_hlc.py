@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from digest_tui.errors import ClockError
-from digest_tui.sync.clock import MAX_COUNTER, HybridClock, Stamp
+from digest_tui.state.clock import MAX_COUNTER, HybridClock, Stamp
 
 DAY_MS = 86_400_000
 

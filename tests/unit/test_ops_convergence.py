@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from digest_tui.errors import OpsError
-from digest_tui.store.ops import apply_ops, derived_snapshot
+from digest_tui.state.log import apply_ops
+from digest_tui.state.materialise import derived_snapshot
 from tests.unit.state_support import DAY_MS, PAPERS, import_papers, replica
 
 IDS = [p.id for p in PAPERS]

@@ -7,16 +7,15 @@ import pytest
 
 from digest_tui.errors import OpFormatError, OpsError
 from digest_tui.ids import title_key
-from digest_tui.store.ops import (
-    Op,
+from digest_tui.state.log import (
     apply_ops,
-    derived_snapshot,
     mark_synced,
     ops_since,
-    rebuild_derived,
     unsynced_ops,
     version_vector,
 )
+from digest_tui.state.materialise import derived_snapshot, rebuild_derived
+from digest_tui.state.model import Op
 from tests.unit.state_support import DAY_MS, PAPERS, import_papers, make_paper, replica
 
 FLASH = PAPERS[0].id  # 2407.08608
@@ -240,12 +239,12 @@ def test_unknown_paper_or_list_raise_clear_errors():
 
 def test_a_failed_change_leaves_nothing_behind(monkeypatch):
     r = replica()
-    import digest_tui.store.ops as ops_module
+    import digest_tui.state.materialise as materialise
 
     def broken(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ops_module, "_store_paper", broken)
+    monkeypatch.setattr(materialise, "_store_paper", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         r.state.add_tags(FLASH, ["a", "b"])
     assert r.conn.execute("SELECT count(*) FROM ops").fetchone()[0] == 0

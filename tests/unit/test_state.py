@@ -13,7 +13,7 @@ from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PositionError
 from digest_tui.search_syntax import parse_search
 from digest_tui.serialize import paper_json
-from digest_tui.store import positions
+from digest_tui.state import positions
 from digest_tui.store.fits import fits_problems, install_fits
 from digest_tui.store.query import PaperQuery
 from tests.unit.state_support import PAPERS, import_papers, make_paper, replica

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from digest_tui.errors import SegmentError
-from digest_tui.store.ops import Op, PaperRef
-from digest_tui.sync.clock import HybridClock
+from digest_tui.state.clock import HybridClock
+from digest_tui.state.model import Op, PaperRef
 from digest_tui.sync.segments import (
     Manifest,
     SegmentName,

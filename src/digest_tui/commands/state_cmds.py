@@ -28,8 +28,8 @@ from digest_tui.commands.common import (
 )
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError, OpsError, StoreError
+from digest_tui.state.model import NoteVersion
 from digest_tui.store.library import Library
-from digest_tui.store.ops import NoteVersion
 from digest_tui.textsafe import printable
 
 Handler = Callable[[AppContext, argparse.Namespace], int]

@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.state.refs import attach_pending
 from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.field_caps import cap_fields, where_from
 from digest_tui.store.fits import install_fits
-from digest_tui.store.ops import attach_pending
 from digest_tui.store.query import PaperQuery, build_select
 
 if TYPE_CHECKING:
     from digest_tui.enrich.pipeline import Enricher
-    from digest_tui.store.state import UserState
+    from digest_tui.state.user_state import UserState
 
 # Columns that come from a source (everything else is bookkeeping or derived).
 _SOURCE_FIELDS = (
@@ -562,12 +562,12 @@ class Library:
     def count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM papers").fetchone()[0])
 
-    # ---- user state (store/state.py) -------------------------------------------------------
+    # ---- user state (state/user_state.py) --------------------------------------------------
 
     @cached_property
     def state(self) -> UserState:
         """Bookmarks, read marks, tags, notes and reading lists, recorded as ops."""
-        from digest_tui.store.state import UserState
+        from digest_tui.state.user_state import UserState
 
         return UserState(self)
 

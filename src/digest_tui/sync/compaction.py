@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from digest_tui.store.ops import Op
+from digest_tui.state.model import Op
 from digest_tui.sync.context import SyncContext
 from digest_tui.sync.ledger import OwnSegment
 from digest_tui.sync.report import SyncReport

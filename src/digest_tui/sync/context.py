@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from digest_tui.errors import SyncCancelled
-from digest_tui.sync.clock import system_wall_ms
+from digest_tui.state.clock import system_wall_ms
 from digest_tui.sync.ledger import Ledger
 from digest_tui.sync.remote import Remote
 

@@ -38,8 +38,8 @@ from digest_tui.errors import (
     SyncCancelled,
     SyncError,
 )
+from digest_tui.state.clock import system_wall_ms
 from digest_tui.sync import compaction, ownership
-from digest_tui.sync.clock import system_wall_ms
 from digest_tui.sync.context import MAX_DRIFT_MS, SyncContext
 from digest_tui.sync.exchange import Receiver, skip_stray
 from digest_tui.sync.ledger import Ledger, configured_remote

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from digest_tui.errors import ClockError, OpsError, RemoteNotFound, RemoteTooLarge, SegmentError
+from digest_tui.state.clock import Stamp
+from digest_tui.state.log import apply_ops, replace_op
+from digest_tui.state.model import Op
 from digest_tui.store.db import transaction
-from digest_tui.store.ops import Op, apply_ops, replace_op
-from digest_tui.sync.clock import Stamp
 from digest_tui.sync.context import SyncContext
 from digest_tui.sync.remote import Entry
 from digest_tui.sync.report import Skipped, SyncReport, age_of

@@ -16,8 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from digest_tui.state.log import device_id, mark_synced, unsynced_ops
+from digest_tui.state.model import Op, PaperRef
 from digest_tui.store.db import transaction
-from digest_tui.store.ops import Op, PaperRef, device_id, mark_synced, unsynced_ops
 from digest_tui.sync.intervals import Intervals
 from digest_tui.sync.report import now_iso
 from digest_tui.sync.segments import Manifest, SegmentName

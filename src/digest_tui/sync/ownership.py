@@ -19,8 +19,8 @@ owner disowns.
 
 from __future__ import annotations
 
+from digest_tui.state.log import apply_ops
 from digest_tui.store.db import transaction
-from digest_tui.store.ops import apply_ops
 from digest_tui.sync.exchange import Receiver
 from digest_tui.sync.report import Skipped, SyncReport, plural
 from digest_tui.sync.segments import SegmentName, op_digest, segment_dir

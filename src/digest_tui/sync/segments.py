@@ -29,8 +29,8 @@ from typing import Any
 
 from digest_tui import jsonsafe
 from digest_tui.errors import OpFormatError, SegmentError
-from digest_tui.store.ops import Op
-from digest_tui.sync.clock import DEVICE_ID
+from digest_tui.state.clock import DEVICE_ID
+from digest_tui.state.model import Op
 
 FORMAT = 1
 MARKER = "digest-tui-sync.json"

@@ -1,6 +1,6 @@
 -- User state (bookmarks, read marks, tags, notes, reading lists) recorded as operations.
 -- `ops` is the append-only source of truth, exchanged between devices by sync; every other
--- table here is derived from it (store/ops.py recomputes the rows an op affects) and can be
+-- table here is derived from it (state/materialise.py recomputes the rows an op touches) and can be
 -- rebuilt from `ops` at any time. See docs/ops.md for the merge rules.
 
 -- This machine's device id: random, generated once when this file is first migrated.
@@ -95,7 +95,7 @@ CREATE INDEX lists_name ON lists (name COLLATE NOCASE) WHERE deleted = 0;
 CREATE TABLE list_items (
     list_id     TEXT NOT NULL REFERENCES lists (list_id) ON DELETE CASCADE,
     paper_rowid INTEGER NOT NULL REFERENCES papers (rowid) ON DELETE CASCADE,
-    position    TEXT NOT NULL,                  -- fractional index (store/positions.py)
+    position    TEXT NOT NULL,                  -- fractional index (state/positions.py)
     position_at TEXT NOT NULL,                  -- stamp of the winning add/move: breaks ties
     PRIMARY KEY (list_id, paper_rowid)
 ) WITHOUT ROWID;

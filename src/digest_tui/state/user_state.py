@@ -1,7 +1,7 @@
 """The user's state of each paper (bookmark, read mark, tags, note) and their reading lists.
 
 This is the API the CLI and the TUI use. Every change is recorded as one or more ops
-(store/ops.py) in a single transaction that is committed before the method returns, so an
+(state/log.py) in a single transaction that is committed before the method returns, so an
 action either survives a crash whole or not at all; failures raise StateError with a message
 that names the paper or list. Reads come from the derived tables, which are indexed for the
 paper list's filters.
@@ -17,20 +17,23 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from digest_tui.errors import OpsError, StateError
-from digest_tui.store import positions
-from digest_tui.store.db import transaction
-from digest_tui.store.ops import (
-    LocalWriter,
-    NoteVersion,
-    list_derived,
+from digest_tui.state import positions
+from digest_tui.state.clock import system_wall_ms
+from digest_tui.state.log import LocalWriter
+from digest_tui.state.materialise import list_derived, paper_derived
+from digest_tui.state.model import (
+    ListEntry,
+    ListInfo,
+    ListView,
+    NoteResult,
+    NoteState,
+    StateCounts,
     normalize_tag,
-    paper_derived,
 )
-from digest_tui.sync.clock import system_wall_ms
+from digest_tui.store.db import transaction
 from digest_tui.textsafe import CONTROL_CHARS
 
 if TYPE_CHECKING:
@@ -38,61 +41,6 @@ if TYPE_CHECKING:
 
 _MAX_LIST_NAME = 100
 _LAST_VISIT = "last_visit"
-
-
-@dataclass(frozen=True)
-class NoteState:
-    text: str | None  # the note shown (None: no note)
-    version: str | None  # its version id; pass as `replaces` when saving an edit of it
-    versions: list[NoteVersion]  # every current version, the shown one first
-
-    @property
-    def conflicts(self) -> list[NoteVersion]:
-        """Versions made concurrently with the shown one, waiting for the user to pick."""
-        return [v for v in self.versions if v.version != self.version]
-
-
-@dataclass(frozen=True)
-class NoteResult:
-    changed: bool
-    version: str | None  # the version just written (None when nothing changed)
-    conflicts: list[NoteVersion]  # other current versions: concurrent edits not replaced
-
-
-@dataclass(frozen=True)
-class ListInfo:
-    list_id: str
-    name: str
-    count: int
-
-
-@dataclass(frozen=True)
-class ListEntry:
-    rowid: int
-    id: str
-    title: str
-    published: str | None
-    position: str
-
-
-@dataclass(frozen=True)
-class ListView:
-    info: ListInfo
-    entries: list[ListEntry]
-    pending: int = 0  # members whose paper is not in this library (yet)
-
-
-@dataclass(frozen=True)
-class StateCounts:
-    """What the navigation tree shows beside each node."""
-
-    total: int
-    bookmarked: int
-    unread: int
-    notes: int
-    new: int
-    tags: dict[str, int] = field(default_factory=dict)
-    lists: list[ListInfo] = field(default_factory=list)
 
 
 def _check_list_name(name: str) -> str:

@@ -1,0 +1,171 @@
+"""Writing derived user state into the tables the queries read.
+
+`paper_state`, `paper_tags`, `note_versions`, `lists` and `list_items` are never edited
+directly: for every paper and list that ops touch, `recompute` loads *all* of its ops from the
+log, derives its state (derive.py) and replaces its rows. The papers' `search_extra` column
+(tags and note text, indexed by FTS5 through triggers) is kept in step.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from digest_tui.state.derive import (
+    ListDerived,
+    OpRow,
+    PaperDerived,
+    derive_list,
+    derive_paper,
+)
+from digest_tui.state.model import Op
+from digest_tui.store.db import transaction
+
+
+@dataclass
+class Affected:
+    """The papers (by rowid) and lists whose derived rows must be recomputed."""
+
+    papers: set[int] = field(default_factory=set)
+    lists: set[str] = field(default_factory=set)
+
+    def add(self, op: Op, paper_rowid: int | None) -> None:
+        if op.list_id is not None:
+            self.lists.add(op.list_id)
+        elif paper_rowid is not None:
+            self.papers.add(paper_rowid)
+
+
+_OP_COLUMNS = "op_id, device, hlc, kind, payload, created_at, paper_rowid"
+
+
+def _rows(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[OpRow]:
+    return [
+        (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6])
+        for r in conn.execute(f"SELECT {_OP_COLUMNS} FROM ops WHERE {where}", params)
+    ]
+
+
+def paper_derived(conn: sqlite3.Connection, rowid: int) -> PaperDerived:
+    return derive_paper(_rows(conn, "paper_rowid = ? AND list_id IS NULL", (rowid,)))
+
+
+def list_derived(conn: sqlite3.Connection, list_id: str) -> ListDerived | None:
+    return derive_list(list_id, _rows(conn, "list_id = ?", (list_id,)))
+
+
+def recompute(conn: sqlite3.Connection, affected: Affected) -> None:
+    for rowid in sorted(affected.papers):
+        _store_paper(conn, rowid, paper_derived(conn, rowid))
+    for list_id in sorted(affected.lists):
+        _store_list(conn, list_id, list_derived(conn, list_id))
+
+
+def _store_paper(conn: sqlite3.Connection, rowid: int, state: PaperDerived) -> None:
+    conn.execute("DELETE FROM paper_state WHERE paper_rowid = ?", (rowid,))
+    conn.execute("DELETE FROM paper_tags WHERE paper_rowid = ?", (rowid,))
+    conn.execute("DELETE FROM note_versions WHERE paper_rowid = ?", (rowid,))
+    if not state.empty:
+        note = state.note
+        conn.execute(
+            "INSERT INTO paper_state (paper_rowid, bookmarked, bookmarked_at, read, read_at, "
+            "note, note_version, note_conflicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rowid,
+                int(state.bookmarked),
+                state.bookmarked_at,
+                int(state.read),
+                state.read_at,
+                note.text if note else None,
+                note.version if note else None,
+                max(len(state.notes) - 1, 0),
+            ),
+        )
+        conn.executemany(
+            "INSERT INTO paper_tags (tag, paper_rowid, added_at) VALUES (?, ?, ?)",
+            [(tag, rowid, state.tag_added_at[tag]) for tag in state.tags],
+        )
+        conn.executemany(
+            "INSERT INTO note_versions (paper_rowid, version, hlc, device, created_at, text) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(rowid, v.version, v.hlc, v.device, v.created_at, v.text) for v in state.notes],
+        )
+    # Tags and note text feed the full-text index (through the papers_fts triggers).
+    extra = "\n".join([" ".join(sorted(state.tags)), *(v.text for v in state.notes if v.text)])
+    extra = extra.strip()
+    conn.execute(
+        "UPDATE papers SET search_extra = ? WHERE rowid = ? AND search_extra != ?",
+        (extra, rowid, extra),
+    )
+
+
+def _store_list(conn: sqlite3.Connection, list_id: str, state: ListDerived | None) -> None:
+    conn.execute("DELETE FROM list_items WHERE list_id = ?", (list_id,))
+    if state is None:
+        conn.execute("DELETE FROM lists WHERE list_id = ?", (list_id,))
+        return
+    conn.execute(
+        "INSERT INTO lists (list_id, name, deleted, created_at, changed_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (list_id) DO UPDATE SET name = excluded.name, "
+        "deleted = excluded.deleted, created_at = excluded.created_at, "
+        "changed_at = excluded.changed_at",
+        (list_id, state.name, int(state.deleted), state.created_at, state.changed_at),
+    )
+    conn.executemany(
+        "INSERT INTO list_items (list_id, paper_rowid, position, position_at) VALUES (?, ?, ?, ?)",
+        [(list_id, m.paper_rowid, m.position, m.position_at) for m in state.members.values()],
+    )
+
+
+def rebuild_derived(conn: sqlite3.Connection) -> None:
+    """Recompute every derived table from the op log (repair, or after a snapshot import)."""
+    with transaction(conn):
+        for table in ("list_items", "lists", "note_versions", "paper_tags", "paper_state"):
+            conn.execute(f"DELETE FROM {table}")
+        conn.execute("UPDATE papers SET search_extra = '' WHERE search_extra != ''")
+        affected = Affected(
+            papers={
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT DISTINCT paper_rowid FROM ops "
+                    "WHERE paper_rowid IS NOT NULL AND list_id IS NULL"
+                )
+            },
+            lists={
+                r[0]
+                for r in conn.execute("SELECT DISTINCT list_id FROM ops WHERE list_id IS NOT NULL")
+            },
+        )
+        recompute(conn, affected)
+
+
+def derived_snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
+    """All derived state keyed by paper id, not rowid: equal across converged replicas.
+
+    For tests and sync diagnostics: two libraries that applied the same set of ops (and hold
+    the same papers) return equal snapshots.
+    """
+    ids = {int(r[0]): r[1] for r in conn.execute("SELECT rowid, id FROM papers")}
+    return {
+        "paper_state": sorted(
+            (ids[r[0]], *r[1:]) for r in conn.execute("SELECT * FROM paper_state")
+        ),
+        "paper_tags": sorted(
+            (ids[r[1]], r[0], r[2])
+            for r in conn.execute("SELECT tag, paper_rowid, added_at FROM paper_tags")
+        ),
+        "note_versions": sorted(
+            (ids[r[0]], *r[1:]) for r in conn.execute("SELECT * FROM note_versions")
+        ),
+        "lists": sorted(tuple(r) for r in conn.execute("SELECT * FROM lists")),
+        "list_items": sorted(
+            (r[0], ids[r[1]], r[2], r[3]) for r in conn.execute("SELECT * FROM list_items")
+        ),
+        "search_extra": sorted(
+            (r[0], r[1])
+            for r in conn.execute("SELECT id, search_extra FROM papers WHERE search_extra != ''")
+        ),
+    }

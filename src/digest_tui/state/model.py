@@ -1,0 +1,255 @@
+"""The vocabulary of user state: ops, the papers they name, note versions, and the records
+`UserState` returns. Pure: no SQL, no I/O, so every layer (and sync) can share it.
+
+An op is one user action (bookmark, read mark, tag, note, reading-list change) stamped with its
+device's Hybrid Logical Clock; `Op.from_json` validates one read from anywhere else, so deriving
+state never meets a surprise. docs/ops.md describes the kinds, payloads and merge rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from digest_tui.errors import ClockError, OpFormatError, OpsError
+from digest_tui.state import positions
+from digest_tui.state.clock import Stamp
+from digest_tui.textsafe import CONTROL_CHARS
+
+OP_FORMAT = 1
+
+PAPER_KINDS = frozenset({"bookmark", "read", "tag_add", "tag_remove", "note_set"})
+LIST_KINDS = frozenset({"list_create", "list_rename", "list_delete"})
+MEMBER_KINDS = frozenset({"list_add", "list_remove", "list_move"})
+KNOWN_KINDS = PAPER_KINDS | LIST_KINDS | MEMBER_KINDS
+
+_OP_ID = re.compile(r"^([A-Za-z0-9_]{1,64}):([1-9][0-9]{0,17})$")
+_TAG = re.compile(r"^[\w.+#/:@-]{1,64}$")
+_MAX_TEXT = 1_000_000
+
+
+class PaperRow(Protocol):
+    """A stored paper as a mapping by column name (an sqlite3.Row or a dict)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+@dataclass(frozen=True)
+class PaperRef:
+    """How an op names its paper: enough to find it on a machine that keys it differently."""
+
+    id: str | None
+    title_key: str | None
+    arxiv: str | None = None
+
+    @classmethod
+    def of_row(cls, row: PaperRow) -> PaperRef:
+        return cls(row["id"], row["title_key"], row["arxiv_id"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title_key": self.title_key, "arxiv": self.arxiv}
+
+
+@dataclass(frozen=True)
+class Op:
+    op_id: str
+    device: str
+    counter: int
+    hlc: str
+    kind: str
+    paper: PaperRef | None
+    list_id: str | None
+    payload: Mapping[str, Any]
+    created_at: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form that sync writes to segments."""
+        return {
+            "v": OP_FORMAT,
+            "op_id": self.op_id,
+            "device": self.device,
+            "counter": self.counter,
+            "hlc": self.hlc,
+            "kind": self.kind,
+            "paper": self.paper.to_json() if self.paper else None,
+            "list": self.list_id,
+            "payload": dict(self.payload),
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Op:
+        """Validate an op read from elsewhere; raise OpFormatError naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise OpFormatError(f"an op must be a JSON object, got {type(data).__name__}")
+        op_id = data.get("op_id")
+        where = f"op {op_id!r}"
+        if not isinstance(op_id, str) or not (match := _OP_ID.match(op_id)):
+            raise OpFormatError(f"{where}: op_id must be '<device>:<counter>'")
+        if data.get("v", OP_FORMAT) != OP_FORMAT:
+            raise OpFormatError(f"{where}: op format {data.get('v')!r} is not {OP_FORMAT}")
+        device, counter = match.group(1), int(match.group(2))
+        if data.get("device") != device or data.get("counter") != counter:
+            raise OpFormatError(f"{where}: device/counter do not match op_id")
+        try:
+            stamp = Stamp.decode(data.get("hlc"))  # type: ignore[arg-type]
+        except ClockError as exc:
+            raise OpFormatError(f"{where}: {exc}") from exc
+        if stamp.device != device:
+            raise OpFormatError(f"{where}: stamp device {stamp.device!r} is not {device!r}")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or not re.fullmatch(r"[a-z_]{1,40}", kind):
+            raise OpFormatError(f"{where}: bad kind {kind!r}")
+        payload = data.get("payload") or {}
+        if not isinstance(payload, Mapping):
+            raise OpFormatError(f"{where}: payload must be an object")
+        created_at = data.get("created_at")
+        if not isinstance(created_at, str) or len(created_at) > 64:
+            raise OpFormatError(f"{where}: bad created_at")
+        paper = _paper_ref_from_json(data.get("paper"), where)
+        list_id = data.get("list")
+        if list_id is not None and (not isinstance(list_id, str) or not 0 < len(list_id) <= 64):
+            raise OpFormatError(f"{where}: bad list id {list_id!r}")
+        op = cls(op_id, device, counter, stamp.encode(), kind, paper, list_id, payload, created_at)
+        if kind in KNOWN_KINDS:
+            check_payload(op, where)
+        return op
+
+
+def _paper_ref_from_json(raw: Any, where: str) -> PaperRef | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise OpFormatError(f"{where}: paper must be an object")
+    values = []
+    for key in ("id", "title_key", "arxiv"):
+        value = raw.get(key)
+        if value is not None and (not isinstance(value, str) or not 0 < len(value) <= 300):
+            raise OpFormatError(f"{where}: bad paper {key} {value!r}")
+        values.append(value)
+    if values[0] is None and values[1] is None:
+        raise OpFormatError(f"{where}: paper needs an id or a title_key")
+    return PaperRef(*values)
+
+
+def check_payload(op: Op, where: str) -> None:
+    """Known kinds get a strict shape, so deriving state never meets a surprise."""
+    kind, p = op.kind, op.payload
+    if kind in PAPER_KINDS | MEMBER_KINDS and op.paper is None:
+        raise OpFormatError(f"{where}: {kind} needs a paper")
+    if kind in LIST_KINDS | MEMBER_KINDS and op.list_id is None:
+        raise OpFormatError(f"{where}: {kind} needs a list")
+    if kind in PAPER_KINDS and op.list_id is not None:
+        raise OpFormatError(f"{where}: {kind} takes no list")
+    if kind in ("bookmark", "read") and not isinstance(p.get("value"), bool):
+        raise OpFormatError(f"{where}: {kind} needs a boolean value")
+    if kind in ("tag_add", "tag_remove"):
+        tag = p.get("tag")
+        if not isinstance(tag, str) or not tag or len(tag) > 200 or CONTROL_CHARS.search(tag):
+            raise OpFormatError(f"{where}: bad tag {tag!r}")
+    if kind in ("tag_remove", "list_remove", "list_delete"):
+        _check_op_ids(p.get("removes"), where, "removes")
+    if kind == "note_set":
+        text = p.get("text")
+        if not isinstance(text, str) or len(text) > _MAX_TEXT:
+            raise OpFormatError(f"{where}: note text must be a string under 1 MB")
+        _check_op_ids(p.get("replaces"), where, "replaces")
+    if kind in ("list_create", "list_rename"):
+        name = p.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            raise OpFormatError(f"{where}: bad list name {name!r}")
+    if kind in ("list_add", "list_move"):
+        position = p.get("position")
+        if not isinstance(position, str) or len(position) > 200 or not positions.valid(position):
+            raise OpFormatError(f"{where}: bad position {position!r}")
+
+
+def _check_op_ids(value: Any, where: str, name: str) -> None:
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) and _OP_ID.match(v) for v in value
+    ):
+        raise OpFormatError(f"{where}: {name} must be a list of op ids")
+
+
+def normalize_tag(text: str) -> str:
+    """Tags are case-insensitive words: 'To-Read ' becomes 'to-read'; spaces are refused."""
+    tag = text.strip().lower()
+    if not _TAG.match(tag):
+        raise OpsError(
+            f"invalid tag {text!r}: use 1-64 letters, digits or - _ . + # / : @ (no spaces)"
+        )
+    return tag
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class NoteVersion:
+    version: str  # op_id of the edit
+    hlc: str
+    device: str
+    created_at: str
+    text: str  # '' = this version deletes the note
+
+
+# ---- what UserState returns ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoteState:
+    text: str | None  # the note shown (None: no note)
+    version: str | None  # its version id; pass as `replaces` when saving an edit of it
+    versions: list[NoteVersion]  # every current version, the shown one first
+
+    @property
+    def conflicts(self) -> list[NoteVersion]:
+        """Versions made concurrently with the shown one, waiting for the user to pick."""
+        return [v for v in self.versions if v.version != self.version]
+
+
+@dataclass(frozen=True)
+class NoteResult:
+    changed: bool
+    version: str | None  # the version just written (None when nothing changed)
+    conflicts: list[NoteVersion]  # other current versions: concurrent edits not replaced
+
+
+@dataclass(frozen=True)
+class ListInfo:
+    list_id: str
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    rowid: int
+    id: str
+    title: str
+    published: str | None
+    position: str
+
+
+@dataclass(frozen=True)
+class ListView:
+    info: ListInfo
+    entries: list[ListEntry]
+    pending: int = 0  # members whose paper is not in this library (yet)
+
+
+@dataclass(frozen=True)
+class StateCounts:
+    """What the navigation tree shows beside each node."""
+
+    total: int
+    bookmarked: int
+    unread: int
+    notes: int
+    new: int
+    tags: dict[str, int] = field(default_factory=dict)
+    lists: list[ListInfo] = field(default_factory=list)
