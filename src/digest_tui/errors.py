@@ -11,8 +11,6 @@ base too.
 
 from __future__ import annotations
 
-import sqlite3
-
 
 class DigestError(Exception):
     """A failure worth one clear line to the reader."""
@@ -62,14 +60,6 @@ class PwcFormatError(InputFormatError):
 # --- the library and user state -----------------------------------------------------------
 class StoreError(DigestError):
     """The library file cannot be used; the message says which file and why."""
-
-
-class LibraryFileError(StoreError, sqlite3.DatabaseError):
-    """SQLite failed on the library file (disk full, read-only, damaged, locked).
-
-    Raised by the store's connection in place of sqlite3's own error, so no command has to
-    catch sqlite3 errors itself; it stays a sqlite3.DatabaseError for callers that catch that.
-    """
 
 
 class QueryError(DigestError, ValueError):

@@ -15,7 +15,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from digest_tui.errors import LibraryFileError, StoreError
+from digest_tui.errors import StoreError
+
+
+# Defined here rather than in errors.py so that importing the error model never loads sqlite3.
+class LibraryFileError(StoreError, sqlite3.DatabaseError):
+    """SQLite failed on the library file (disk full, read-only, damaged, locked).
+
+    Raised by the store's connection in place of sqlite3's own error, so no command has to
+    catch sqlite3 errors itself; it stays a sqlite3.DatabaseError for callers that catch that.
+    """
+
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
