@@ -54,12 +54,12 @@ class DaemonThreadExecutor(ThreadPoolExecutor):
 
 
 def blocked_threads(grace: float = GRACE_SECONDS) -> list[threading.Thread]:
-    """Non-daemon threads still running after `grace` seconds (shared among them)."""
-    others = [
-        t
-        for t in threading.enumerate()
-        if t is not threading.main_thread() and not t.daemon and t.is_alive()
-    ]
+    """Threads other than the main one still running after `grace` seconds in all.
+
+    Daemon threads count too: a ThreadPoolExecutor started from a daemon worker (a fetch
+    runs its days in one) makes daemon threads, yet the interpreter joins them at exit.
+    """
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
     deadline = time.monotonic() + grace
     for thread in others:
         thread.join(max(deadline - time.monotonic(), 0.0))
@@ -67,8 +67,9 @@ def blocked_threads(grace: float = GRACE_SECONDS) -> list[threading.Thread]:
 
 
 def leave(status: int) -> None:
-    """End the process with `status` now if a non-daemon thread is stuck (the interpreter
-    would wait for it); otherwise return and let the normal exit run."""
+    """End the process with `status` now if a thread is stuck (the interpreter might wait
+    for it); otherwise return and let the normal exit run. The app has closed its
+    connections by then: an open transaction is rolled back, committed work is on disk."""
     if not blocked_threads():
         return
     for stream in (sys.stdout, sys.stderr):
