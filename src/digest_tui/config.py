@@ -26,21 +26,34 @@ class Paths:
     config_dir: Path
     data_dir: Path
     cache_dir: Path
+    # Logs (the app's error log). Optional so Paths(config, data, cache) still works: it then
+    # sits beside the data dir.
+    state_dir: Path | None = None
 
     @classmethod
     def discover(cls) -> Paths:
         home = os.environ.get(HOME_ENV)
         if home:
             root = Path(home).expanduser()
-            return cls(root / "config", root / "data", root / "cache")
+            return cls(root / "config", root / "data", root / "cache", root / "state")
         import platformdirs  # deferred: only needed when no DIGEST_TUI_HOME is set
 
         dirs = platformdirs.PlatformDirs(APP_NAME, appauthor=False)
-        return cls(Path(dirs.user_config_dir), Path(dirs.user_data_dir), Path(dirs.user_cache_dir))
+        return cls(
+            Path(dirs.user_config_dir),
+            Path(dirs.user_data_dir),
+            Path(dirs.user_cache_dir),
+            Path(dirs.user_state_dir),
+        )
 
     @property
     def database(self) -> Path:
         return self.data_dir / "library.sqlite3"
+
+    @property
+    def error_log(self) -> Path:
+        """Where the app appends the tracebacks of failures it reported in one line."""
+        return (self.state_dir or self.data_dir) / "errors.log"
 
     @property
     def config_file(self) -> Path:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from digest_tui.commands.common import add_format, open_for_command, write_json
+from digest_tui.commands.common import add_format, dumps_json, open_for_command, write_json
 from digest_tui.commands.library_cmds import add_query_arguments, query_from_args
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
@@ -47,7 +46,7 @@ def render(fmt: str, papers: list[dict]) -> str:
     if fmt == "csl-json":
         from digest_tui.export.csl_json import to_csl_json
 
-        return json.dumps(to_csl_json(papers), ensure_ascii=False, indent=2) + "\n"
+        return dumps_json(to_csl_json(papers), indent=2) + "\n"
     buffer = io.StringIO()
     write_json(papers, buffer)  # byte for byte what `papers --format json` prints
     return buffer.getvalue()

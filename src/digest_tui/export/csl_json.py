@@ -54,7 +54,7 @@ def item(paper: dict[str, Any]) -> dict[str, Any]:
     if paper.get("note"):
         result["note"] = fields.clean(paper["note"])
     if paper.get("tags"):
-        result["keyword"] = ", ".join(paper["tags"])
+        result["keyword"] = fields.one_line(", ".join(paper["tags"]))
     return result
 
 

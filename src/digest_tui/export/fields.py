@@ -6,13 +6,15 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from digest_tui.textsafe import strip_control
+from digest_tui.textsafe import mark_invisible, strip_control
 from digest_tui.urls import refusal_reason
 
 
 def clean(text: str | None) -> str:
-    """Text from a digest without control characters (ANSI/OSC escapes never get exported)."""
-    return strip_control(text)
+    """Text from a digest without control characters (ANSI/OSC escapes never get exported)
+    and with invisible ones (bidi overrides, zero-width) shown as escapes like '\\u202e',
+    so a reader of the bibliography sees the text in the order it is stored."""
+    return mark_invisible(strip_control(text))
 
 
 def one_line(text: str | None) -> str:

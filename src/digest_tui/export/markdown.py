@@ -61,7 +61,7 @@ def entry(paper: dict[str, Any], number: int) -> str:
             "confidence)"
         )
     if paper.get("tags"):
-        tags = [f"`{t}`" if "`" not in t else md_escape(t) for t in paper["tags"]]
+        tags = [f"`{fields.one_line(t)}`" if "`" not in t else md_escape(t) for t in paper["tags"]]
         lines.append("- **Tags:** " + ", ".join(tags))
     if paper.get("note"):
         lines.append("")

@@ -7,6 +7,7 @@ what the user highlighted). Every library call runs in a thread worker so the UI
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from typing import Any
@@ -17,13 +18,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static, TextArea, Tree
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
 from digest_tui.paper_urls import paper_page_url
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui.library_service import LibraryService, Selection
+from digest_tui.tui.notices import notify_text
 from digest_tui.tui.screens.editors import (
     ListPickScreen,
     NoteEdit,
@@ -80,7 +82,9 @@ class DigestApp(App[int]):
         self.ready = False
         self.started_at = time.perf_counter()
         self.first_rows_seconds: float | None = None
-        self._cancel_fetch = threading.Event()
+        # Set when the app is leaving: fetch and sync stop at their next step, and workers
+        # drop their results instead of posting them to a closing app.
+        self._quitting = threading.Event()
         self.sort: str | None = None
         self._auto_read_timer: Any = None
         self._search_timer: Any = None
@@ -98,22 +102,49 @@ class DigestApp(App[int]):
         yield Static("", id="status")
         yield Footer()
 
+    async def on_load(self) -> None:
+        import asyncio
+
+        from digest_tui.tui.exit_paths import DaemonThreadExecutor
+
+        # Thread workers run on the loop's default executor: make it one that quitting never
+        # waits for (see exit_paths).
+        asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
+
     def on_mount(self) -> None:
         self.query_one(PaperList).focus()
         self._startup()
+
+    def notify_text(
+        self, message: str, *, severity: Any = "information", timeout: float | None = None
+    ) -> None:
+        """Every message the app shows goes here: literal text, never markup."""
+        notify_text(self, message, severity=severity, timeout=timeout)
+
+    def _post(self, callback: Any, *args: Any, **kwargs: Any) -> None:
+        """From a worker: run `callback` on the UI thread, unless the app is leaving (a
+        closing app would never run it, and the worker would wait for it forever)."""
+        if self._quitting.is_set() or not self.is_running:
+            return
+        # RuntimeError: the app stopped between the check and the call.
+        with contextlib.suppress(RuntimeError):
+            self.call_from_thread(callback, *args, **kwargs)
+
+    def _notify_from_thread(self, message: str, **options: Any) -> None:
+        self._post(self.notify_text, message, **options)
 
     # ---- loading ------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="startup", exit_on_error=False)
     def _startup(self) -> None:
         def progress(message: str) -> None:
-            self.call_from_thread(self.notify, message, timeout=4)
+            self._notify_from_thread(message, timeout=4)
 
         self.service.startup(progress)
         tree = self.service.tree_data()
         rows = self.service.rows(self.selection, self.search_text, self.sort)
         theme = self.service.call(lambda lib: lib.get_meta("theme"))
-        self.call_from_thread(self._apply_startup, tree, rows, theme)
+        self._post(self._apply_startup, tree, rows, theme)
 
     def _apply_startup(self, tree: Any, rows: list[ListRow], theme: str | None = None) -> None:
         if theme and theme in self.available_themes:
@@ -133,7 +164,7 @@ class DigestApp(App[int]):
     @work(thread=True, exclusive=True, group="tree", exit_on_error=False)
     def refresh_tree(self) -> None:
         tree = self.service.tree_data()
-        self.call_from_thread(self.query_one(NavTree).populate, tree)
+        self._post(self.query_one(NavTree).populate, tree)
 
     def _remember_theme(self, theme: Any) -> None:
         name = theme.name
@@ -145,7 +176,7 @@ class DigestApp(App[int]):
 
     def set_status(self, message: str) -> None:
         status = self.query_one("#status", Static)
-        status.update(Text(message))
+        status.update(Text(printable(message)))
         status.set_class(bool(message), "visible")
 
     @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
@@ -153,7 +184,7 @@ class DigestApp(App[int]):
         worker = get_current_worker()
         rows = self.service.rows(selection, search, self.sort)
         if not worker.is_cancelled:  # a newer query replaced this one: drop stale rows
-            self.call_from_thread(self._show_rows, rows, keep_id)
+            self._post(self._show_rows, rows, keep_id)
 
     def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
         if self.first_rows_seconds is None:
@@ -174,7 +205,7 @@ class DigestApp(App[int]):
     def _load_paper(self, paper_id: str) -> None:
         paper = self.service.paper(paper_id)
         health = self.service.cached_health(paper) if paper else {}
-        self.call_from_thread(self._show_paper, paper, health)
+        self._post(self._show_paper, paper, health)
 
     def _show_paper(self, paper: dict[str, Any] | None, health: dict[str, str]) -> None:
         panel = self.query_one(PaperPanel)
@@ -206,7 +237,7 @@ class DigestApp(App[int]):
         """Fetch stars, licence and last push in the background; cached figures show first."""
         health = self.service.refresh_health(paper)
         if health:
-            self.call_from_thread(self._show_health, paper["id"], health)
+            self._post(self._show_health, paper["id"], health)
 
     def _show_health(self, paper_id: str, health: dict[str, str]) -> None:
         panel = self.query_one(PaperPanel)
@@ -323,7 +354,7 @@ class DigestApp(App[int]):
     def action_open_repo(self) -> None:
         repo = self.query_one(PaperPanel).current_repo
         if repo is None:
-            self.notify("This paper has no linked code.", severity="warning")
+            self.notify_text("This paper has no linked code.", severity="warning")
             return
         self._open(repo["url"])
 
@@ -338,18 +369,16 @@ class DigestApp(App[int]):
 
         # Without a browser (over SSH) the URL goes to the terminal's clipboard through
         # Textual's own driver, so the OSC 52 bytes never interleave with a screen update.
-        result = open_url(
-            url, writer=lambda _osc52: self.call_from_thread(self.copy_to_clipboard, url)
-        )
+        result = open_url(url, writer=lambda _osc52: self._post(self.copy_to_clipboard, url))
         severity = "error" if result.action == "refused" else "information"
-        self.call_from_thread(self.notify, printable(result.message), severity=severity)
+        self._notify_from_thread(result.message, severity=severity)
 
     # ---- the user's state --------------------------------------------------------------
 
     def _current_paper(self) -> dict[str, Any] | None:
         paper = self.query_one(PaperPanel).paper
         if paper is None:
-            self.notify("No paper selected.", severity="warning")
+            self.notify_text("No paper selected.", severity="warning")
         return paper
 
     @work(thread=True, group="state", exit_on_error=False)
@@ -363,13 +392,11 @@ class DigestApp(App[int]):
         try:
             self.service.call(lambda lib: change(lib.state))
         except (StateError, sqlite3.Error, OSError) as exc:
-            self.call_from_thread(
-                self.notify, f"Not saved: {printable(str(exc))}", severity="error", timeout=10
-            )
+            self._notify_from_thread(f"Not saved: {exc}", severity="error", timeout=10)
             return
         if done:
-            self.call_from_thread(self.notify, done, timeout=3)
-        self.call_from_thread(self._after_state_change)
+            self._notify_from_thread(done, timeout=3)
+        self._post(self._after_state_change)
 
     def _after_state_change(self) -> None:
         paper = self.query_one(PaperPanel).paper
@@ -447,7 +474,7 @@ class DigestApp(App[int]):
                     state.create_list(name)
                 state.add_to_list(name, [paper["id"]])
 
-            self._change_state(change, f"Added to {printable(name)}.")
+            self._change_state(change, f"Added to {name}.")
 
         self.push_screen(ListPickScreen(paper["title"], names), apply)
 
@@ -456,12 +483,14 @@ class DigestApp(App[int]):
         if paper is None:
             return
         if self.selection.kind != "list" or self.selection.value is None:
-            self.notify("Open a reading list in the navigation pane first.", severity="warning")
+            self.notify_text(
+                "Open a reading list in the navigation pane first.", severity="warning"
+            )
             return
         name = self.selection.value
         self._change_state(
             lambda state: state.remove_from_list(name, [paper["id"]]),
-            f"Removed from {printable(name)}.",
+            f"Removed from {name}.",
         )
 
     def action_move_in_list(self, step: int) -> None:
@@ -483,7 +512,7 @@ class DigestApp(App[int]):
     def action_cycle_sort(self) -> None:
         index = self._SORTS.index(self.sort) if self.sort in self._SORTS else -1
         self.sort = self._SORTS[(index + 1) % len(self._SORTS)]
-        self.notify(f"Sorted by {self.sort}.", timeout=2)
+        self.notify_text(f"Sorted by {self.sort}.", timeout=2)
         self.refresh_rows()
 
     def action_fetch(self) -> None:
@@ -493,32 +522,32 @@ class DigestApp(App[int]):
     def _fetch(self, since: str | None = None) -> None:
         """Fetch from the Hugging Face API on a connection of its own: the UI keeps reading
         the library (WAL lets readers go on while this writes)."""
-        from digest_tui.service import open_library
         from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
 
         def progress(done: int, total: int, label: str) -> None:
-            self.call_from_thread(self.set_status, f"Fetching {label}… {done}/{total}")
+            self._post(self.set_status, f"Fetching {label}… {done}/{total}")
 
-        self.call_from_thread(self.set_status, "Fetching from Hugging Face…")
-        library = open_library(self.ctx)
+        self._post(self.set_status, "Fetching from Hugging Face…")
         try:
-            report = fetch_days(
-                FetchSpec.build(since=since),
-                library=library,
-                cache_dir=self.ctx.paths.cache_dir,
-                progress=progress,
-                cancel=self._cancel_fetch,
-            )
+            with self.service.own_library() as library:
+                report = fetch_days(
+                    FetchSpec.build(since=since),
+                    library=library,
+                    cache_dir=self.ctx.paths.cache_dir,
+                    progress=progress,
+                    cancel=self._quitting,
+                )
         finally:
-            library.conn.close()
-            self.call_from_thread(self.set_status, "")
+            self._post(self.set_status, "")
+        if self._quitting.is_set():
+            return
         severity = "information" if report.ok else "error"
         message = report.summary()
         if report.errors:
-            message += "\n" + "\n".join(printable(e) for e in report.errors[:3])
-        self.call_from_thread(self.notify, message, severity=severity, timeout=8)
+            message += "\n" + "\n".join(report.errors[:3])
+        self._notify_from_thread(message, severity=severity, timeout=8)
         # Tree counts, the list and the shown paper (its upvotes or repos may have changed).
-        self.call_from_thread(self._after_state_change)
+        self._post(self._after_state_change)
 
     def action_sync(self) -> None:
         self._sync()
@@ -532,33 +561,30 @@ class DigestApp(App[int]):
         from digest_tui.sync.engine import SyncEngine, configured_remote
 
         def progress(message: str) -> None:
-            self.call_from_thread(self.set_status, f"Sync: {printable(message)}")
+            self._post(self.set_status, f"Sync: {message}")
 
-        self.call_from_thread(self.set_status, "Sync: starting…")
+        self._post(self.set_status, "Sync: starting…")
         try:
             with SyncEngine.owning(
-                open_library(self.ctx), progress=progress, cancel=self._cancel_fetch
+                open_library(self.ctx), progress=progress, cancel=self._quitting
             ) as engine:
                 if configured_remote(engine.conn) is None:
                     if not quiet_if_unconfigured:
-                        self.call_from_thread(
-                            self.notify,
+                        self._notify_from_thread(
                             "No sync remote yet: run `digest-tui sync init FOLDER-OR-URL`.",
                             severity="warning",
                         )
                     return
                 report = engine.sync()
         except (SyncError, OSError) as exc:
-            self.call_from_thread(
-                self.notify, f"Sync failed: {printable(str(exc))}", severity="error", timeout=10
-            )
+            self._notify_from_thread(f"Sync failed: {exc}", severity="error", timeout=10)
             return
         finally:
-            self.call_from_thread(self.set_status, "")
-        summary = "; ".join(printable(line) for line in report.lines()[:3]) or "nothing to do"
-        self.call_from_thread(self.notify, f"Synced: {summary}", timeout=6)
+            self._post(self.set_status, "")
+        summary = "; ".join(report.lines()[:3]) or "nothing to do"
+        self._notify_from_thread(f"Synced: {summary}", timeout=6)
         if report.changed:
-            self.call_from_thread(self._after_state_change)
+            self._post(self._after_state_change)
 
     def _sync_on_quit(self) -> None:
         """Blocking, bounded: the user asked for it in config, and edits must leave with them."""
@@ -576,19 +602,63 @@ class DigestApp(App[int]):
             pass  # never block quitting; the next sync sends what is left
 
     async def action_quit(self) -> None:
+        # Workers learn first: fetch and sync stop at their next step, nothing more is posted.
+        self._quitting.set()
+        self.workers.cancel_all()
         if self.ctx.settings.sync_on_quit:
-            self.notify("Syncing before quitting…", timeout=2)
+            self.notify_text("Syncing before quitting…", timeout=2)
             import asyncio
 
             await asyncio.to_thread(self._sync_on_quit)
         self.exit()
 
     def on_unmount(self) -> None:
-        self._cancel_fetch.set()
+        self._quitting.set()
         self.service.close()
+
+    # ---- failures ---------------------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place a failed worker is reported: every @work has exit_on_error=False,
+        so without this a failure would pass in silence (and "Loading library…" stay)."""
+        if event.state != WorkerState.ERROR or event.worker.error is None:
+            return
+        self.report_failure(event.worker.name or "a background task", event.worker.error)
+
+    def report_failure(self, what: str, error: BaseException) -> None:
+        from digest_tui.tui.error_log import append_traceback, one_line_reason
+
+        reason = one_line_reason(error)
+        logged = append_traceback(self.ctx.paths.error_log, what, error)
+        where = f" (details in {logged})" if logged is not None else ""
+        if not self.ready:
+            self.query_one("#list-title", Static).update(
+                Text(printable(f"Could not load the library: {reason}"))
+            )
+        self.notify_text(f"{reason}{where}", severity="error", timeout=15)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A bug outside a worker ends the app, as in any Textual app, but the terminal gets
+        one line instead of a screenful of traceback; the traceback goes to the error log."""
+        from digest_tui.tui.error_log import append_traceback, one_line_reason
+
+        self._quitting.set()
+        logged = append_traceback(self.ctx.paths.error_log, "the app stopped", error)
+        super()._handle_exception(error)
+        where = f"; details in {logged}" if logged is not None else ""
+        line = Text(f"digest-tui: internal error: {one_line_reason(error)}{where}")
+        # Textual keeps what it prints on exit here; replace its traceback with our line.
+        self._exit_renderables[:] = [line]
 
 
 def run_app(ctx: AppContext) -> int:
+    from digest_tui.tui.exit_paths import leave
+
     app = DigestApp(ctx)
-    app.run()
-    return 0
+    try:
+        app.run()
+    finally:
+        app.service.close()  # on every way out, also when the app never got to mount
+    status = app.return_code or 0
+    leave(status)  # a thread stuck on a stalled server must not keep the process alive
+    return status

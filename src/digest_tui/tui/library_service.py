@@ -6,8 +6,11 @@ interleaving statements on the shared connection (a write transaction and a read
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +62,10 @@ class LibraryService:
         self._library: Library | None = None
         self._health: Any = None
         self.new_since: str | None = None
+        # Connections workers opened for themselves (a fetch writes on its own): closed when
+        # the app leaves even if their worker is still blocked on the network.
+        self._own: set[Library] = set()
+        self._own_lock = threading.Lock()
 
     def call(self, fn: Callable[[Library], Any]) -> Any:
         with self._lock:
@@ -157,12 +164,48 @@ class LibraryService:
             if (owner.lower(), name.lower()) in by_key
         }
 
+    @contextmanager
+    def own_library(self) -> Iterator[Library]:
+        """A connection of the calling worker's own, closed when it is done or the app leaves."""
+        from digest_tui.service import open_library
+
+        library = open_library(self.ctx)
+        with self._own_lock:
+            self._own.add(library)
+        try:
+            yield library
+        finally:
+            with self._own_lock:
+                self._own.discard(library)
+            _close_quietly(library)
+
+    # How long closing waits for a worker that holds the shared connection (a long
+    # re-enrichment, say): quitting must not wait for it.
+    CLOSE_WAIT_SECONDS = 1.0
+
     def close(self) -> None:
+        """Close every connection; safe to call twice, and from any thread."""
         if self._health is not None:
             self._health.close()
             self._health.cache.close()
             self._health = None
-        with self._lock:
+        with self._own_lock:
+            own, self._own = list(self._own), set()
+        for library in own:
+            # Its worker is blocked outside SQLite (on the network) or about to notice the
+            # app's cancel flag; an open transaction is rolled back, committed work stays.
+            _close_quietly(library)
+        if not self._lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
+            return  # a worker is inside SQLite; the process ends soon and SQLite recovers
+        try:
             if self._library is not None:
-                self._library.conn.close()
+                _close_quietly(self._library)
                 self._library = None
+        finally:
+            self._lock.release()
+
+
+def _close_quietly(library: Library) -> None:
+    # Library.close() checkpoints the WAL into the file, then closes.
+    with contextlib.suppress(sqlite3.Error):  # on the way out: nothing left to save
+        library.close()

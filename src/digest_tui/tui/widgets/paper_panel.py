@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from digest_tui.textsafe import printable
+from digest_tui.textsafe import printable, printable_offsets
 
 _KIND_BADGE = {
     "official": "OFFICIAL",
@@ -42,14 +42,15 @@ def _meta_line(paper: dict[str, Any]) -> Text:
 
 
 def _abstract(paper: dict[str, Any]) -> Text:
-    text = Text(printable(paper.get("abstract")) or "(no abstract)")
-    # Highlight the phrases that put the paper in its topics. Offsets refer to the raw text;
-    # printable() only changes control characters, which abstracts from the parser never hold.
-    if printable(paper.get("abstract")) == (paper.get("abstract") or ""):
-        for evidence in paper.get("topic_evidence", {}).values():
-            for item in evidence:
-                if item.get("field") == "abstract":
-                    text.stylize("bold reverse", item["start"], item["end"])
+    shown, offsets = printable_offsets(paper.get("abstract"))
+    text = Text(shown or "(no abstract)")
+    # Highlight the phrases that put the paper in its topics. Offsets refer to the stored text;
+    # `offsets` maps them past any escape printable() put in (a bidi override, say).
+    for evidence in paper.get("topic_evidence", {}).values():
+        for item in evidence:
+            start, end = item.get("start"), item.get("end")
+            if item.get("field") == "abstract" and 0 <= start <= end < len(offsets):
+                text.stylize("bold reverse", offsets[start], offsets[end])
     return text
 
 
@@ -96,9 +97,7 @@ def _code(paper: dict[str, Any], health: dict[str, Any], highlighted: int) -> li
     return out
 
 
-def _hardware(
-    paper: dict[str, Any], fits: list[tuple[str, bool | None, str]]
-) -> list[RenderableType]:
+def _hardware(paper: dict[str, Any], fits: list[dict[str, Any]]) -> list[RenderableType]:
     hardware = paper.get("hardware")
     if not hardware:
         return []
