@@ -34,3 +34,16 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     return root
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _never_the_real_home(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A test that forgets `home` (or undoes its monkeypatch) lands here, never in the
+    user's own library."""
+    saved = os.environ.get("DIGEST_TUI_HOME")
+    os.environ["DIGEST_TUI_HOME"] = str(tmp_path_factory.mktemp("fallback-home"))
+    yield
+    if saved is None:
+        os.environ.pop("DIGEST_TUI_HOME", None)
+    else:
+        os.environ["DIGEST_TUI_HOME"] = saved

@@ -65,9 +65,10 @@ def test_full_disk_on_tag_is_one_line_and_changes_nothing(full_disk, capsys, mon
     code, _, err = run(capsys, "tag", paper, "will-not-fit")
     assert code == 2
     assert_one_line_error(err, str(full_disk), "disk is full")
-    monkeypatch.undo()
-    code, out, _ = run(capsys, "show", paper)
-    assert code == 0 and "will-not-fit" not in out
+    # Room again on the disk (undo only the full-disk patch: DIGEST_TUI_HOME must stay set).
+    monkeypatch.setattr(service, "connect", db.connect)
+    code, out, err = run(capsys, "show", paper)
+    assert code == 0 and "will-not-fit" not in out, err
 
 
 def test_full_disk_on_import_is_one_line(full_disk, capsys):

@@ -52,6 +52,7 @@ async def test_a_bug_in_a_worker_shows_its_type_and_message_literally(home, monk
 
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await settle(pilot)
+        working = app.service.paper
         monkeypatch.setattr(app.service, "paper", broken)
         await pilot.press("j")
         await settle(pilot)
@@ -63,7 +64,7 @@ async def test_a_bug_in_a_worker_shows_its_type_and_message_literally(home, monk
         log = (home / "state" / "errors.log").read_text(encoding="utf-8")
         assert "_load_paper" in log and "ValueError: cannot load [/oops]" in log
         await pilot.press("k")  # and keeps working once the library answers again
-        monkeypatch.undo()
+        monkeypatch.setattr(app.service, "paper", working)
         await pilot.press("j")
         await settle(pilot)
         assert app.query_one("#panel").paper is not None
