@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
-from digest_tui.enrich.hardware_catalog import HardwareCatalog
-from digest_tui.enrich.hardware_gate import Gated, GateIndex, Lowered
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
+from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]

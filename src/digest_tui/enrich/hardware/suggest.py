@@ -1,7 +1,7 @@
 """The hardware target to reproduce a paper on, and whether the user's machines fit it.
 
 Pure and fast: text in (title, abstract, curated "tested on" notes), a `HardwareSuggestion`
-out; no I/O, patterns compiled once per catalog (enrich/hardware_text.py).
+out; no I/O, patterns compiled once per catalog (enrich/hardware/text.py).
 
 The target is picked in the order of docs/reference/hardware-facts.md, "Picking a target":
 1. curated tested-on notes, then an explicit "N x device" as written ("8 A100 GPUs",
@@ -26,14 +26,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from digest_tui.enrich.hardware_catalog import Architecture, Device, HardwareCatalog
-from digest_tui.enrich.hardware_memory import (
+from digest_tui.enrich.hardware.catalog import Architecture, Device, HardwareCatalog, meets_floor
+from digest_tui.enrich.hardware.memory import (
     MemoryEstimate,
     estimate,
     format_gb,
     format_params,
 )
-from digest_tui.enrich.hardware_text import (
+from digest_tui.enrich.hardware.text import (
     CountMention,
     Cue,
     Mention,
@@ -80,13 +80,6 @@ class HardwareSuggestion(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
-
-
-class MachineFit(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    fits: bool | None
-    reason: str
 
 
 # ---- setups: a device and how many, as the text gives them -----------------------------------
@@ -429,7 +422,7 @@ class _Builder:
                 for d in (self.catalog.get(i) for i in self.catalog.ladders.get(vendor, []))
                 if d is not None
                 and d.memory_gb
-                and _meets(self.catalog, d, self.floor_arch, self.floor_features)
+                and meets_floor(self.catalog, d, self.floor_arch, self.floor_features)
             ]
             if devices:
                 return devices
@@ -757,125 +750,8 @@ def _vague_words(count: int) -> str:
     }.get(count, f"{count}+")
 
 
-# ---- machines ----------------------------------------------------------------------------
-
-
-def fit_machines(
-    suggestion: HardwareSuggestion, machines: Sequence[Any], catalog: HardwareCatalog
-) -> list[MachineFit]:
-    """Whether each of the user's machines (config `machines:`) can reproduce the paper.
-
-    A machine fits when its devices meet the feature floor, hold the memory estimate together,
-    and are as many as the target needs, or as the scaled-down setup needs (the reason says
-    which). `None` when the paper or the machine does not say enough to tell.
-    """
-    return [_fit_one(suggestion, machine, catalog) for machine in machines]
-
-
-def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> MachineFit:
-    def result(fits: bool | None, reason: str) -> MachineFit:
-        return MachineFit(name=machine.name, fits=fits, reason=reason)
-
-    parts: list[tuple[Device, int]] = []
-    for entry in machine.devices:
-        device = catalog.get(entry.id)
-        if device is None:
-            return result(None, f"unknown device id {entry.id!r}: add it to hardware.yaml")
-        parts.append((device, entry.count))
-    accel = [(d, n) for d, n in parts if d.is_accelerator]
-    if not accel:
-        return result(None, "no accelerator declared for this machine")
-    have = " + ".join(f"{n}x {d.name}" for d, n in accel)
-    needed = s.device_total
-    if s.scale == "unknown" and s.memory_gb is None and not s.floor_architecture and not needed:
-        return result(None, "the paper gives no device count, memory estimate or floor")
-
-    # Only devices that meet the floor count towards memory and number.
-    usable = accel
-    floor_note = ""
-    if s.floor_architecture:
-        usable = [
-            (d, n) for d, n in accel if _meets(catalog, d, s.floor_architecture, s.floor_features)
-        ]
-        if not usable:
-            return result(False, f"{have} does not meet the {s.feature_floor} floor")
-        floor_note = f"; meets the {s.feature_floor} floor"
-    count = sum(n for _, n in usable)
-    known = [(d, n) for d, n in usable if d.memory_gb]
-    memory = sum((d.memory_gb or 0) * n for d, n in known)
-    mem_text = " + ".join(f"{n}x {d.name} {d.memory_gb:g} GB" for d, n in known)
-    if len(known) > 1 or (known and known[0][1] > 1):
-        mem_text += f" = {memory:g} GB"
-
-    if s.scale == "edge" and not any(d.edge for d, _ in usable):
-        if s.memory_gb is not None and known and memory >= s.memory_gb:
-            return result(
-                True,
-                f"{mem_text} >= {format_gb(s.memory_gb)} GB: runs the model, but the "
-                "paper measures on edge devices (phone / Jetson class)",
-            )
-        return result(None, "edge target (phone / Jetson class); this machine has none")
-
-    if s.memory_gb is not None:
-        if len(known) < len(usable):
-            return result(
-                None, f"memory of {have} unknown; the estimate is {format_gb(s.memory_gb)} GB"
-            )
-        if memory < s.memory_gb:
-            return result(False, f"{mem_text} < {format_gb(s.memory_gb)} GB needed{floor_note}")
-    mem_ok = f"{mem_text} >= {format_gb(s.memory_gb)} GB" if s.memory_gb is not None else have
-
-    down = s.scaled_down or {}
-    down_count = down.get("count") or 0
-    if (needed and count < needed) or (s.scale == "multi-node" and not needed and down_count):
-        # More devices than one lab has: the scaled-down setup is the realistic target.
-        as_written = f"the paper's {needed} devices" if needed else "the paper's cluster"
-        if down_count and count >= down_count:
-            return result(
-                True,
-                f"fits the scaled-down setup of {down_count} devices ({_describe(down, catalog)}),"
-                f" not {as_written}: {mem_ok}{floor_note}",
-            )
-        if needed:
-            return result(False, f"needs {needed} devices as written; {have} is {count}")
-        return result(False, f"needs at least the scaled-down {down_count} devices; has {count}")
-    if needed:
-        return result(True, f"{mem_ok}; {count} >= {needed} devices{floor_note}")
-    if s.memory_gb is not None:
-        return result(True, f"{mem_ok}{floor_note}")
-    if s.scale == "single-device":
-        return result(True, f"{have}: one device is enough{floor_note}")
-    return result(None, f"{have}{floor_note}; the paper gives no device count or model size")
-
-
-def _meets(
-    catalog: HardwareCatalog, device: Device, floor_arch: str | None, floor_features: Sequence[str]
-) -> bool:
-    """Same vendor: that architecture or newer; another vendor: the floor's features."""
-    arch = catalog.architecture(floor_arch)
-    if arch is None:
-        return True
-    if device.vendor == arch.vendor:
-        order = catalog.order_of(device)
-        return order is not None and order >= arch.order
-    return bool(floor_features) and all(catalog.meets_feature(device, f) for f in floor_features)
-
-
-def _describe(setup: dict[str, Any], catalog: HardwareCatalog) -> str:
-    devices = setup.get("devices") or {}
-    if not devices:
-        return f"{setup.get('count')} GPUs"
-    names = []
-    for dev_id, n in devices.items():
-        device = catalog.get(dev_id)
-        names.append(f"{n}x {device.name if device is not None else dev_id}")
-    return ", ".join(names)
-
-
 __all__ = [
     "HardwareSuggestion",
-    "MachineFit",
-    "fit_machines",
     "format_params",
     "suggest_hardware",
 ]
