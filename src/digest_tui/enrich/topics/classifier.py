@@ -47,6 +47,8 @@ class TopicResult:
     evidence: dict[str, list[TopicEvidence]]
     # Every enabled topic's score (also those below threshold): for evaluation and debugging.
     scores: dict[str, float] = field(default_factory=dict)
+    # Topics whose score reached the threshold but whose evidence lacks a required kind.
+    unmet: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _fields(
@@ -111,10 +113,22 @@ def explain(
     """Every topic's score and evidence, including topics below their threshold (for the
     evaluation report and for debugging a taxonomy). `scanner`: a literal scanner shared with
     the hardware extractor (see `Taxonomy.literals`), so each text is scanned once."""
+    judged = _judge(taxonomy, title, abstract, keywords, scanner)
+    return {topic_id: (score, evidence) for topic_id, (score, evidence, _) in judged.items()}
+
+
+def _judge(
+    taxonomy: Taxonomy,
+    title: str,
+    abstract: str,
+    keywords: Sequence[str],
+    scanner: LiteralScanner | None,
+) -> dict[str, tuple[float, list[TopicEvidence], list[str]]]:
+    """Per topic: its score, its evidence and the required kinds of evidence it lacks."""
     fields = _fields(taxonomy, title or "", abstract or "", list(keywords or ()))
     scan = taxonomy.index.scanner(scanner).scan
     found = [(fld, taxonomy.index.find(fld, scan(fld.lower))) for fld in fields]
-    explained: dict[str, tuple[float, list[TopicEvidence]]] = {}
+    judged: dict[str, tuple[float, list[TopicEvidence], list[str]]] = {}
     for topic in taxonomy.compiled:
         hits = topic.hits(found)
         evidence = [
@@ -126,8 +140,9 @@ def explain(
             )
             for hit in hits
         ]
-        explained[topic.id] = (round(topic.score(hits, taxonomy.scoring), 3), evidence)
-    return explained
+        score = round(topic.score(hits, taxonomy.scoring), 3)
+        judged[topic.id] = (score, evidence, topic.unmet(hits))
+    return judged
 
 
 def classify(
@@ -138,15 +153,22 @@ def classify(
     *,
     scanner: LiteralScanner | None = None,
 ) -> TopicResult:
-    """The topics a paper is in (in the taxonomy's display order) and the evidence for each."""
+    """The topics a paper is in (in the taxonomy's display order) and the evidence for each.
+
+    A paper is in a topic when the score reaches the threshold and the evidence shows every
+    kind the topic requires (`unmet` names the kinds missing where only that kept it out)."""
     topics: list[str] = []
     evidence: dict[str, list[TopicEvidence]] = {}
     scores: dict[str, float] = {}
+    unmet: dict[str, list[str]] = {}
     thresholds = {topic.id: topic.threshold for topic in taxonomy.compiled}
-    explained = explain(taxonomy, title, abstract, keywords, scanner=scanner)
-    for topic_id, (score, found) in explained.items():
+    judged = _judge(taxonomy, title, abstract, keywords, scanner)
+    for topic_id, (score, found, missing) in judged.items():
         scores[topic_id] = score
         if found and score >= thresholds[topic_id]:
+            if missing:
+                unmet[topic_id] = missing
+                continue
             topics.append(topic_id)
             evidence[topic_id] = found
-    return TopicResult(topics=topics, evidence=evidence, scores=scores)
+    return TopicResult(topics=topics, evidence=evidence, scores=scores, unmet=unmet)

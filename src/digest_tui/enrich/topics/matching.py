@@ -27,9 +27,10 @@ class _Compiled:
     prefixes: tuple[str, ...] | None
     # Every match contains one of these (None: unknown): a cheap test before a full scan.
     needles: tuple[str, ...] | None
+    kinds: frozenset[str] = frozenset()
 
 
-def _compile(spec: PatternSpec, weight: float, index: int) -> _Compiled:
+def _compile(spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] = ()) -> _Compiled:
     source = spec.source()
     # Verbose: whitespace in a regex is layout (long YAML regexes wrap), phrases escape theirs.
     if spec.case_sensitive:
@@ -47,7 +48,7 @@ def _compile(spec: PatternSpec, weight: float, index: int) -> _Compiled:
     # The match must end at a word edge *inside* the regex, so that in "deploy|deployment" the
     # engine backtracks to the alternative that ends there instead of stopping at "deploy".
     regex = re.compile(f"(?:{source})(?![^\\W_])", flags)
-    return _Compiled(regex, spec.case_sensitive, weight, index, prefixes, needles)
+    return _Compiled(regex, spec.case_sensitive, weight, index, prefixes, needles, frozenset(kinds))
 
 
 # --- literal analysis of a regex (for speed only: a wrong guess here costs time, not results) ---
@@ -149,7 +150,7 @@ class MatchField:
 
 
 @dataclass(frozen=True)
-class _Hit:
+class Hit:
     pattern: _Compiled
     field: MatchField
     start: int
@@ -255,15 +256,16 @@ class CompiledTopic:
     def __init__(self, topic: TopicDef) -> None:
         self.id = topic.id
         self.threshold = topic.threshold
-        self.patterns = [_compile(p, p.weight, i) for i, p in enumerate(topic.patterns)]
+        self.requires = tuple(topic.requires)
+        self.patterns = [_compile(p, p.weight, i, p.kinds) for i, p in enumerate(topic.patterns)]
         self.negatives = [_compile(n, 0.0, i) for i, n in enumerate(topic.negatives)]
 
     def hits(
         self, found: Sequence[tuple[MatchField, dict[_Compiled, list[tuple[int, int]]]]]
-    ) -> list[_Hit]:
-        accepted: list[_Hit] = []
+    ) -> list[Hit]:
+        accepted: list[Hit] = []
         for fld, spans in found:
-            candidates = [_Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
+            candidates = [Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
             if not candidates:
                 continue
             # Which characters are covered is kept as a byte per character, so each overlap
@@ -279,7 +281,7 @@ class CompiledTopic:
             # The strongest, then the longest, match explains a stretch of text: "CUDA kernel"
             # is one piece of evidence, not "CUDA kernel" plus "kernel".
             candidates.sort(key=lambda h: (-h.pattern.weight, h.start - h.end, h.start))
-            taken: list[_Hit] = []
+            taken: list[Hit] = []
             covered = Coverage(size)
             for hit in candidates:
                 if not covered.overlaps(hit.start, hit.end):
@@ -288,8 +290,13 @@ class CompiledTopic:
             accepted.extend(sorted(taken, key=lambda h: h.start))
         return accepted
 
-    def score(self, hits: Sequence[_Hit], scoring: Scoring) -> float:
-        by_pattern: dict[int, list[_Hit]] = {}
+    def unmet(self, hits: Sequence[Hit]) -> list[str]:
+        """The required kinds of evidence that no hit shows."""
+        shown = {kind for hit in hits for kind in hit.pattern.kinds}
+        return [kind for kind in self.requires if kind not in shown]
+
+    def score(self, hits: Sequence[Hit], scoring: Scoring) -> float:
+        by_pattern: dict[int, list[Hit]] = {}
         for hit in hits:
             by_pattern.setdefault(hit.pattern.index, []).append(hit)
         total = 0.0

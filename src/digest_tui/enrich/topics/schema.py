@@ -12,6 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 # Words inside a phrase may be separated by spaces, hyphens or nothing at all, so
 # "mixture of experts", "Mixture-of-Experts" and "KVCache" / "KV cache" all match.
 _PHRASE_GAP = r"[\s\-\u2010-\u2015]*"
+_ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
 
 class _Strict(BaseModel):
@@ -53,8 +54,14 @@ class PatternSpec(_Strict):
         return "|".join(_phrase_regex(p, self.case_sensitive) for p in phrases)
 
 
+Kind = Annotated[str, Field(pattern=_ID_PATTERN, max_length=40)]
+
+
 class Pattern(PatternSpec):
-    weight: float = Field(gt=0, le=100)
+    # 0: the pattern only shows a kind of evidence (see `TopicDef.requires`), it adds no score.
+    weight: float = Field(ge=0, le=100)
+    # What the evidence says, for `requires` ("training": the text is about training a model).
+    kinds: list[Kind] = Field(default_factory=list)
 
 
 class Negative(PatternSpec):
@@ -63,7 +70,6 @@ class Negative(PatternSpec):
 
 # "other" is what a paper in no topic is called (views and `topic:other` searches rely on it).
 RESERVED_IDS = frozenset({"other"})
-_ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 
 
 def _not_reserved(value: str) -> str:
@@ -82,6 +88,18 @@ class TopicDef(_Strict):
     threshold: float = Field(default=4.0, gt=0)
     patterns: list[Pattern] = Field(min_length=1)
     negatives: list[Negative] = Field(default_factory=list)
+    # Kinds of evidence the paper must show, each at least once, besides reaching the threshold:
+    # training parallelism needs both a parallel-systems and a training signal, so parallelism
+    # at inference time or GPU counts in a footprint study do not make a paper about it.
+    requires: list[Kind] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _required_kinds_exist(self) -> TopicDef:
+        carried = {kind for p in self.patterns for kind in p.kinds}
+        missing = [kind for kind in self.requires if kind not in carried]
+        if missing:
+            raise ValueError(f"requires {missing} but no pattern has that kind")
+        return self
 
 
 class TopicOverride(_Strict):
@@ -97,6 +115,7 @@ class TopicOverride(_Strict):
     negatives: list[Negative] | None = None
     add_patterns: list[Pattern] = Field(default_factory=list)
     add_negatives: list[Negative] = Field(default_factory=list)
+    requires: list[Kind] | None = None
 
 
 class Scoring(_Strict):

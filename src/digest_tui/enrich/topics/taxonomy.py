@@ -25,7 +25,7 @@ from digest_tui.errors import TaxonomyError
 
 TAXONOMY_FILE = "taxonomy.yaml"
 # Part of the fingerprint: bump when a change to this module changes results for the same data.
-CLASSIFIER_VERSION = "1"
+CLASSIFIER_VERSION = "2"  # 2: topics may require kinds of evidence
 
 
 class Taxonomy:
@@ -158,6 +158,8 @@ def _apply(base: TopicDef | None, entry: TopicOverride) -> TopicDef:
         "patterns": [p.model_dump() for p in [*patterns, *entry.add_patterns]],
         "negatives": [n.model_dump() for n in [*negatives, *entry.add_negatives]],
     }
+    requires = entry.requires if entry.requires is not None else (base.requires if base else [])
+    values["requires"] = list(requires)
     threshold = entry.threshold if entry.threshold is not None else (base and base.threshold)
     if threshold:
         values["threshold"] = threshold
