@@ -165,3 +165,51 @@ def test_a_user_can_drop_the_requirement(tmp_path, taxonomy):
     title, abstract = INFERENCE_PARALLEL[0]
     assert TP in topics(mine, title, abstract) and TP not in topics(taxonomy, title, abstract)
     assert mine.fingerprint != taxonomy.fingerprint
+
+
+# --- kernels described without the word "kernel" in a compute sense ---------------------------
+
+KERNEL_WORK = [
+    (
+        "Overlapping GEMM and All-Reduce Inside One Operator",
+        "Tensor-parallel layers wait for communication after every matrix multiplication. We "
+        "build fused computation-communication operators that tile the GEMM and issue the "
+        "reduction of finished tiles from the same GPU program, hiding 80% of the transfer.",
+    ),
+    (
+        "Fast Long Convolutions on Tensor Cores",
+        "Long convolutions in sequence models are computed with the FFT, which maps poorly to "
+        "modern hardware. We present a GPU implementation of FFT convolution that uses tensor "
+        "cores and keeps intermediate results in shared memory, 4x faster than cuFFT.",
+    ),
+    (
+        "A Code Generator for Deep Learning Accelerators",
+        "New AI chips ship without mature software. We present a code generation framework "
+        "for accelerators that lowers tensor programs to the chip's instruction set, with a "
+        "lightweight runtime that schedules operators on its matrix units.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("title", "abstract"), KERNEL_WORK)
+def test_kernel_work_without_the_word_kernel_is_kernels(taxonomy, title, abstract):
+    assert "kernels" in topics(taxonomy, title, abstract)
+
+
+NOT_KERNELS = [
+    (
+        "Kernel Two-Sample Tests for Distribution Shift",
+        "We fuse information from several kernel functions in a single kernel two-sample "
+        "test, with an implementation for large data sets.",
+    ),
+    (
+        "An LLM Writes OpenMP",
+        "We ask a language model to parallelise C loops with OpenMP; the code generation for "
+        "multicore CPUs is checked by compiling and running the programs.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("title", "abstract"), NOT_KERNELS)
+def test_kernel_lookalikes_stay_out(taxonomy, title, abstract):
+    assert "kernels" not in topics(taxonomy, title, abstract)
