@@ -85,6 +85,13 @@ def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> M
         if memory < s.memory_gb:
             return result(False, f"{mem_text} < {format_gb(s.memory_gb)} GB needed{floor_note}")
     mem_ok = f"{mem_text} >= {format_gb(s.memory_gb)} GB" if s.memory_gb is not None else have
+    # No estimate: the paper's own device is the only measure of the memory it needs. A smaller
+    # device may or may not do; never say yes for it ("1x A100 80GB" on a 24 GB card), and with
+    # no device named there is no measure at all. Too few devices is still a plain no.
+    unknown = _memory_unknown(s, usable, catalog) if s.memory_gb is None else None
+
+    def fits_if_known(reason: str) -> MachineFit:
+        return result(None, unknown + floor_note) if unknown else result(True, reason)
 
     down = s.scaled_down or {}
     down_count = down.get("count") or 0
@@ -92,8 +99,7 @@ def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> M
         # More devices than one lab has: the scaled-down setup is the realistic target.
         as_written = f"the paper's {needed} devices" if needed else "the paper's cluster"
         if down_count and count >= down_count:
-            return result(
-                True,
+            return fits_if_known(
                 f"fits the scaled-down setup of {down_count} devices ({_describe(down, catalog)}),"
                 f" not {as_written}: {mem_ok}{floor_note}",
             )
@@ -101,11 +107,11 @@ def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> M
             return result(False, f"needs {needed} devices as written; {have} is {count}")
         return result(False, f"needs at least the scaled-down {down_count} devices; has {count}")
     if needed:
-        return result(True, f"{mem_ok}; {count} >= {needed} devices{floor_note}")
+        return fits_if_known(f"{mem_ok}; {count} >= {needed} devices{floor_note}")
     if s.memory_gb is not None:
         return result(True, f"{mem_ok}{floor_note}")
     if s.scale == "single-device":
-        return result(True, f"{have}: one device is enough{floor_note}")
+        return fits_if_known(f"{have}: one device is enough{floor_note}")
     return result(None, f"{have}{floor_note}; the paper gives no device count or model size")
 
 
@@ -118,3 +124,26 @@ def _describe(setup: dict[str, Any], catalog: HardwareCatalog) -> str:
         device = catalog.get(dev_id)
         names.append(f"{n}x {device.name if device is not None else dev_id}")
     return ", ".join(names)
+
+
+def _memory_unknown(
+    s: HardwareSuggestion, usable: Sequence[tuple[Device, int]], catalog: HardwareCatalog
+) -> str | None:
+    """Why the fit cannot be told when the paper gives no memory estimate, or None when the
+    machine's devices are at least as large as the paper's (or a feature floor decides)."""
+    theirs = [d for dev_id in s.device_counts if (d := catalog.get(dev_id)) is not None]
+    per_device = max((d.memory_gb or 0.0 for d in theirs), default=0.0)
+    if per_device:
+        small = [(d, n) for d, n in usable if (d.memory_gb or 0.0) < per_device]
+        if not small:
+            return None
+        paper = max(theirs, key=lambda d: d.memory_gb or 0.0)
+        d = small[0][0]
+        mine = f"{d.memory_gb:g} GB" if d.memory_gb else "unknown memory"
+        return (
+            f"the paper's {paper.name} has {per_device:g} GB per device, {d.name} {mine}; "
+            "the paper gives no model size to tell whether that is enough"
+        )
+    if s.floor_architecture:
+        return None  # the feature floor is the paper's stated need, and it was met above
+    return "the paper names no device and no model size: its memory needs are unknown"

@@ -356,13 +356,26 @@ class _Builder:
         or motivation; the largest of them drives the estimate."""
         return [s for s in self.facts.sizes if s.role in ("own", "neutral")]
 
-    def _estimate(self, zero3_gpus: int | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
-        sizes = self._sizes()
+    def _estimate(self, target: _Setup | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
+        """The memory estimate of the target: from the largest size the paper itself uses,
+        or, when the target is a setup the paper states and that size cannot fit in it, from
+        the largest size that does (the estimate must describe the target it is shown with:
+        a 7B model run "on one A100 80GB" is not a 405B model it also mentions)."""
+        sizes = sorted(self._sizes(), key=lambda s: s.total_b, reverse=True)
         if not sizes:
             return None, None
-        size = max(sizes, key=lambda s: s.total_b)
+        count = target.count if target is not None else None
+        estimates = [(self._estimate_for(size, count), size) for size in sizes]
+        capacity = self._capacity(target)
+        if capacity is not None:
+            fitting = [(est, size) for est, size in estimates if est.gib <= capacity]
+            if fitting:
+                return fitting[0]
+        return estimates[0]
+
+    def _estimate_for(self, size: SizeMention, zero3_gpus: int | None) -> MemoryEstimate:
         mode = self.facts.mode if self.facts.mode != "unknown" else "inference"
-        est = estimate(
+        return estimate(
             size.total_b,
             mode,
             precision=self.facts.precision[:2] if self.facts.precision else None,
@@ -371,7 +384,15 @@ class _Builder:
             zero3_gpus=zero3_gpus if self.facts.zero3 else None,
             upper_bound=size.experts_upper_bound,
         )
-        return est, size
+
+    def _capacity(self, target: _Setup | None) -> float | None:
+        """Total device memory (GB) of a setup the text states, when known."""
+        if target is None or target.source not in ("curated", "named", "system"):
+            return None
+        device = self.catalog.get(target.device)
+        if device is None or not device.memory_gb or not target.count:
+            return None
+        return device.memory_gb * target.count
 
     def _floor(self) -> tuple[str | None, list[Span]]:
         """Set the feature floor from features (TMA, FP8...) or, for a kernel paper, from the
@@ -450,7 +471,7 @@ class _Builder:
         confidence: Confidence = "low"
         if target is not None:
             confidence = "high" if target.source in ("curated", "named") else "medium"
-        est, size = self._estimate(target.count if target is not None else None)
+        est, size = self._estimate(target)
         stated_gib: float | None = None
         # A device named only in motivation ("e.g. an NVIDIA H100") is not the paper's target.
         first_named = next(

@@ -202,11 +202,14 @@ _BACKGROUND = Gated.compile(
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|compared (?:to|with)|comparable|than|over|vs\.?|versus|"
+    r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing) (?:\w+ )?(?:to|with|against)|"
+    r"comparable|than|over|vs\.?|versus|against|relative to|unlike|instead of|"
     r"baselines?|rival\w*|beat\w*|match(?:es|ing)?)\b",
     re.IGNORECASE,
 )
 _EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
+# A clause of the paper's own after a comparison: "Compared with X, our model ...".
+_OWN_CLAUSE = re.compile(r",\s+(?:our|we|this|the proposed)\b", re.IGNORECASE)
 
 # Model sizes.
 _SIZE = re.compile(
@@ -718,7 +721,12 @@ def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison"
     # The last comparison word between the sentence's start and the size, not followed by
     # "on"/"using" before the size.
     cmp_end = doc.comparisons.last_before(index, sentence.start, start)
-    if cmp_end is not None and doc.eval_links.last_before(index, cmp_end, start) is None:
+    if (
+        cmp_end is not None
+        and doc.eval_links.last_before(index, cmp_end, start) is None
+        # "Compared with GPT-3 175B, our 1.3B model": the clause after the comma is the paper's.
+        and not _OWN_CLAUSE.search(doc.text, cmp_end, start)
+    ):
         return "comparison"
     if sentence.background:
         return "background"

@@ -1,0 +1,94 @@
+"""Hardware targets that agree with themselves: each error class of the test split
+(docs/hardware.md) as hand-written examples, none copied from the labelled splits."""
+
+from __future__ import annotations
+
+import pytest
+
+from digest_tui.config import Machine
+from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.fit import fit_machines
+from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
+
+RTX = Machine(name="rtx", devices=[{"id": "rtx-4090", "count": 1}])  # type: ignore[list-item]
+QUAD = Machine(name="quad", devices=[{"id": "rtx-4090", "count": 4}])  # type: ignore[list-item]
+NODE = Machine(name="node", devices=[{"id": "h100", "count": 8}])  # type: ignore[list-item]
+
+
+@pytest.fixture(scope="module")
+def catalog() -> HardwareCatalog:
+    return load_hardware_catalog()
+
+
+def suggest(catalog: HardwareCatalog, abstract: str, title: str = "") -> HardwareSuggestion:
+    return suggest_hardware(catalog, title, abstract)
+
+
+def fit(catalog: HardwareCatalog, s: HardwareSuggestion, machine: Machine) -> bool | None:
+    [result] = fit_machines(s, [machine], catalog)
+    return result.fits
+
+
+# --- the machine fit: per-device memory, not the device count alone ------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We fine-tune our detector on a single A100 80GB GPU.",
+        "All measurements use one H100 GPU.",
+        "Training takes six hours on one MI300X.",
+    ],
+)
+def test_a_big_device_without_a_model_size_never_fits_a_smaller_card(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.memory_gb is None and s.device_total == 1
+    for machine in (RTX, QUAD):
+        [result] = fit_machines(s, [machine], catalog)
+        assert result.fits is None, result.reason
+        assert "GB per device" in result.reason
+    assert fit(catalog, s, NODE) in (True, None)
+
+
+def test_the_same_device_or_a_larger_one_still_fits(catalog):
+    s = suggest(catalog, "We fine-tune on a single A100 80GB GPU.")
+    assert fit(catalog, s, NODE) is True
+
+
+def test_an_unnamed_gpu_without_a_model_size_is_unknown_not_yes(catalog):
+    s = suggest(catalog, "Every experiment runs on a single GPU.")
+    [result] = fit_machines(s, [RTX], catalog)
+    assert result.fits is None and "unknown" in result.reason
+
+
+def test_too_few_devices_is_still_a_plain_no(catalog):
+    s = suggest(catalog, "We train on 8 A100 GPUs.")
+    assert fit(catalog, s, RTX) is False
+
+
+def test_a_known_estimate_decides_for_the_smaller_card(catalog):
+    s = suggest(catalog, "We serve a 7B model on one A100 80GB GPU.")
+    assert s.memory_gb is not None and s.memory_gb < 24
+    assert fit(catalog, s, RTX) is True
+
+
+# --- the estimate belongs to the target ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We run a 7B model on one A100 80GB GPU and compare against Llama-3-405B.",
+        "Compared with GPT-3 175B, our 1.3B model runs on a single A100 80GB GPU.",
+        "Our 3B model, unlike 70B models, runs on a single H100 GPU.",
+    ],
+)
+def test_the_estimate_never_comes_from_a_model_only_compared_against(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.device_total == 1
+    assert s.memory_gb is not None and s.memory_gb <= 80, s.memory_arithmetic
+
+
+def test_the_estimate_fits_the_stated_target_when_one_of_the_papers_sizes_does(catalog):
+    s = suggest(catalog, "We evaluate Llama-3-70B and Llama-3-8B on one A100 80GB GPU.")
+    assert s.memory_gb is not None and s.memory_gb <= 80
