@@ -92,3 +92,25 @@ def test_the_estimate_never_comes_from_a_model_only_compared_against(catalog, ab
 def test_the_estimate_fits_the_stated_target_when_one_of_the_papers_sizes_does(catalog):
     s = suggest(catalog, "We evaluate Llama-3-70B and Llama-3-8B on one A100 80GB GPU.")
     assert s.memory_gb is not None and s.memory_gb <= 80
+
+
+# --- variant names are their own device, or the family's architecture ----------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "device", "not_device"),
+    [
+        ("We benchmark on four AMD MI250 accelerators.", "mi250", "mi250x"),
+        ("We benchmark on four AMD MI250X accelerators.", "mi250x", "mi250"),
+        ("The MI300A APU shares HBM between CPU and GPU cores.", None, "mi300x"),
+        ("Our kernels target the MI300 series.", None, "mi300x"),
+        ("We run on 8 MI300X GPUs.", "mi300x", None),
+        ("Results on an MI350X accelerator.", None, "mi355x"),
+    ],
+)
+def test_variant_names_do_not_match_a_different_device(catalog, abstract, device, not_device):
+    s = suggest(catalog, abstract)
+    if device is not None:
+        assert device in s.devices
+    if not_device is not None:
+        assert not_device not in s.devices
