@@ -114,3 +114,72 @@ def test_variant_names_do_not_match_a_different_device(catalog, abstract, device
         assert device in s.devices
     if not_device is not None:
         assert not_device not in s.devices
+
+
+# --- a scale where the text states one in words ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale", "total"),
+    [
+        ("We measure everything on an eight-GPU testbed.", "single-node", 8),
+        ("Latency is reported on a six-GPU server.", "single-node", 6),
+        ("Post-training runs on 512 v5p TPUs.", "multi-node", 512),
+        ("Jobs are spread over multiple machines.", "multi-node", None),
+        ("The assistant runs on a laptop without a discrete GPU.", "edge", None),
+        ("Our model runs on a single consumer GPU.", "single-device", 1),
+        ("We scale training to thousands of GPUs.", "multi-node", 1000),
+    ],
+)
+def test_scale_words_give_a_scale(catalog, abstract, scale, total):
+    s = suggest(catalog, abstract)
+    assert s.scale == scale, s.target
+    assert s.device_total == total
+
+
+def test_a_tpu_generation_without_tpu_before_it_is_that_tpu(catalog):
+    assert "tpu-v5p" in suggest(catalog, "Post-training runs on 512 v5p TPUs.").devices
+
+
+def test_a_passing_mention_of_laptops_is_no_scale(catalog):
+    assert suggest(catalog, "Most laptops lack the memory for such models.").scale == "unknown"
+
+
+# --- papers with no setup to reproduce say so -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "kind"),
+    [
+        (
+            "Efficient Inference for Large Models: A Survey",
+            "We organise 300 papers on serving, from single A100 GPUs to clusters of 1,024 H100.",
+            "a survey",
+        ),
+        (
+            "What Training Really Costs",
+            "We estimate the carbon footprint of frontier models: a single run occupies 10,000 "
+            "A100 GPUs for months.",
+            "a footprint study",
+        ),
+        (
+            "Position: Benchmarks Should Report Energy",
+            "We argue that every paper should state the energy its 8 H100 GPUs used.",
+            "a position paper",
+        ),
+    ],
+)
+def test_surveys_footprint_studies_and_position_papers_are_not_targets(
+    catalog, title, abstract, kind
+):
+    s = suggest(catalog, abstract, title)
+    assert s.target.startswith(f"not a reproduction target: {kind}")
+    assert s.scale == "unknown" and s.device_total is None and s.device_counts == {}
+    assert s.memory_gb is None and s.devices  # the devices it names are still listed
+    [result] = fit_machines(s, [NODE], catalog)
+    assert result.fits is None
+
+
+def test_a_method_paper_that_reduces_its_footprint_is_still_a_target(catalog):
+    s = suggest(catalog, "Our scheduler cuts the carbon footprint of serving on 8 H100 GPUs.")
+    assert s.device_total == 8

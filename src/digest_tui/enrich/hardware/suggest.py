@@ -215,7 +215,68 @@ def suggest_hardware(
     facts = extract(
         matchers(catalog), title or "", abstract or "", tuple(tested_on), scanner=scanner
     )
-    return _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
+    suggestion = _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
+    study = None if tested_on else _study_kind(title or "", abstract or "")
+    if study is None:
+        return suggestion
+    # A survey, a footprint study or a position paper has no experiment of its own to rerun:
+    # say so instead of turning the devices it discusses into a setup. Named devices stay
+    # listed (they are in the text), with no count, scale or memory.
+    return suggestion.model_copy(
+        update={
+            "target": f"not a reproduction target: {study}; it reports no setup of its own",
+            "scale": "unknown",
+            "confidence": "low",
+            "device_counts": {},
+            "device_total": None,
+            "memory_gb": None,
+            "memory_arithmetic": None,
+            "scaled_down": None,
+            "alternatives": [],
+        }
+    )
+
+
+# What kind of paper has no setup to reproduce, from its title (the strongest sign) or from
+# how the abstract describes itself ("this survey", "we estimate the carbon footprint of").
+_STUDY_TITLE = (
+    ("a survey", re.compile(r"\b(?:survey|literature review|systematic review)\b", re.I)),
+    ("a position paper", re.compile(r"\bposition(?: paper)?:|\bposition paper\b", re.I)),
+    (
+        "a footprint study",
+        re.compile(r"\bfootprints?\b|\b(?:carbon|emissions?)\b|\bresource costs?\b", re.I),
+    ),
+)
+_STUDY_ABSTRACT = (
+    (
+        "a survey",
+        re.compile(
+            r"\b(?:this|our|the present) (?:comprehensive |systematic )?(?:survey|review)\b"
+            r"|\bwe (?:comprehensively |systematically )?(?:survey|review) (?:the|recent)\b",
+            re.I,
+        ),
+    ),
+    ("a position paper", re.compile(r"\b(?:this|our) position paper\b", re.I)),
+    (
+        "a footprint study",
+        re.compile(
+            r"\bwe (?:estimate|quantify|measure|analy[sz]e|assess) the (?:\w+ )?"
+            r"(?:carbon|energy|environmental|material|water) (?:footprint|impact|costs?)\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def _study_kind(title: str, abstract: str) -> str | None:
+    for kind, pattern in _STUDY_TITLE:
+        if pattern.search(title):
+            return kind
+    head = abstract[:4000]  # a paper says what it is early on; bounded for huge inputs
+    for kind, pattern in _STUDY_ABSTRACT:
+        if pattern.search(head):
+            return kind
+    return None
 
 
 class _Builder:

@@ -123,6 +123,8 @@ _CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bmobile (?:phones?|devices?|GPUs?|SoCs?|platforms?)\b", "edge", True),
     (r"\bfor mobiles?\b", "edge", True),
     (r"\bJetson\b", "edge", True),
+    # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
+    (r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b", "edge", True),
     (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
@@ -138,6 +140,7 @@ _CUE_PATTERNS: list[tuple[str, str, bool]] = [
         False,
     ),
     (r"\bmulti-?node\b|\binter-?node\b|\bexascale\b|\bsupercomput\w+", "multi-node", True),
+    (r"\bmultiple (?:machines|servers|nodes|hosts)\b", "multi-node", True),
     (
         r"\bacross (?:multiple |many |different |independent )?"
         r"(?:nodes|clusters|data ?cent(?:er|re)s)",
@@ -482,7 +485,9 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
     if not stripped:
         return None
     last = stripped.rsplit(None, 1)[-1].lower()
-    if not (last[-1].isdigit() or last in _TAIL_WORDS or _GLUED_TAIL.search(last)):
+    # "eight-GPU testbed": a number word glued to the unit by a hyphen counts like "8-GPU".
+    glued_word = last.endswith("-") and last[:-1] in _TAIL_WORDS
+    if not (last[-1].isdigit() or last in _TAIL_WORDS or glued_word or _GLUED_TAIL.search(last)):
         return None
     return _COUNT_BEFORE.search(text, window, start)
 
