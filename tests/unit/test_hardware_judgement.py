@@ -183,3 +183,8 @@ def test_surveys_footprint_studies_and_position_papers_are_not_targets(
 def test_a_method_paper_that_reduces_its_footprint_is_still_a_target(catalog):
     s = suggest(catalog, "Our scheduler cuts the carbon footprint of serving on 8 H100 GPUs.")
     assert s.device_total == 8
+
+
+def test_a_baselines_setup_written_with_number_words_is_not_the_target(catalog):
+    s = suggest(catalog, "Against a two-node-four-GPU Dist-DGL baseline we are 3x faster.")
+    assert s.scale != "multi-node"

@@ -96,7 +96,7 @@ _AFTER_CLUSTER = re.compile(
 _AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?hours?\b", re.IGNORECASE)
 _AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
 # "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
-_AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+)?baselines?\b", re.IGNORECASE)
+_AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b", re.IGNORECASE)
 
 # Device-less counts: "3072 GPUs", "eight individual GPU nodes", "4 node cluster", "64 devices".
 # The unit is found first (cheap), then the count is read backwards from it like a device's.
