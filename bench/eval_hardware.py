@@ -9,7 +9,7 @@ labelled, the confusion of scales, how often each confidence level is right, the
 per paper, and every disagreement with the evidence behind it. The development split
 (fixtures/eval/hardware.yaml) is what the rules were written from; the test split
 (fixtures/eval/hardware_test.yaml) is never tuned on. The logic lives in
-digest_tui.enrich.hardware_eval so tests run the same.
+bench/evaluation/hardware_eval.py so tests run the same.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # runnable from a checkout without installing
+sys.path.insert(0, str(ROOT / "bench"))  # the evaluation package beside this script
 
-from digest_tui.enrich.hardware_catalog import load_hardware_catalog  # noqa: E402
-from digest_tui.enrich.hardware_eval import (  # noqa: E402
+from digest_tui.enrich.hardware.catalog import load_hardware_catalog  # noqa: E402
+from evaluation.hardware_eval import (  # noqa: E402
     EvalReport,
     evaluate,
     format_report,

@@ -8,7 +8,7 @@ papers that are wrong (with the evidence behind each wrong or missing topic); wi
 a side-by-side table first. Then the classifier's speed per paper (on the dev papers). The
 development split (fixtures/eval/topics.yaml) is what the rules were written from; the test
 split (fixtures/eval/topics_test.yaml) is never tuned on. The logic lives in
-digest_tui.enrich.topic_eval so tests run the same thing.
+bench/evaluation/topic_eval.py so tests run the same thing.
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # runnable from a checkout without installing
+sys.path.insert(0, str(ROOT / "bench"))  # the evaluation package beside this script
 
-from digest_tui.enrich.topic_eval import (  # noqa: E402
+from digest_tui.enrich.topics.classifier import classify  # noqa: E402
+from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy  # noqa: E402
+from evaluation.topic_eval import (  # noqa: E402
     EvalReport,
     evaluate,
     format_report,
@@ -32,7 +35,6 @@ from digest_tui.enrich.topic_eval import (  # noqa: E402
     read_digest_papers,
     read_split_papers,
 )
-from digest_tui.enrich.topics import Taxonomy, classify, load_taxonomy  # noqa: E402
 
 DIGESTS = ROOT / "fixtures" / "digests"
 LABELS = ROOT / "fixtures" / "eval" / "topics.yaml"

@@ -61,7 +61,8 @@ def machine_fit(
     """[{name, fits (true/false/null), reason}] for each of the user's machines."""
     from pydantic import ValidationError
 
-    from digest_tui.enrich.hardware import HardwareSuggestion, fit_machines
+    from digest_tui.enrich.hardware.fit import fit_machines
+    from digest_tui.enrich.hardware.suggest import HardwareSuggestion
 
     try:
         suggestion = HardwareSuggestion.model_validate(hardware)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from digest_tui.enrich.hardware import suggest_hardware
-from digest_tui.enrich.hardware_catalog import load_hardware_catalog
-from digest_tui.enrich.hardware_text import Matchers, TextFacts, extract, matchers
+from digest_tui.enrich.hardware.catalog import load_hardware_catalog
+from digest_tui.enrich.hardware.suggest import suggest_hardware
+from digest_tui.enrich.hardware.text import Matchers, TextFacts, extract, matchers
 from digest_tui.enrich.links import extract_links, repos_from_links
-from digest_tui.enrich.topics import Taxonomy, classify, load_taxonomy
+from digest_tui.enrich.topics.classifier import classify
+from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy
 
 # About 3.5 MB: big enough that a step quadratic in the number of matches cannot finish.
 REPEATS = 40_000

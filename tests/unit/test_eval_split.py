@@ -11,16 +11,21 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 import yaml
 
-from digest_tui.enrich import hardware_eval, topic_eval
-from digest_tui.enrich.hardware_catalog import load_hardware_catalog
-from digest_tui.enrich.topics import load_taxonomy
+from digest_tui.enrich.hardware.catalog import load_hardware_catalog
+from digest_tui.enrich.topics.taxonomy import load_taxonomy
 from digest_tui.errors import EvalDataError
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))  # bench/evaluation: the evaluation code lives beside the scripts
+
+from evaluation import hardware_eval, topic_eval  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT / "fixtures" / "eval"

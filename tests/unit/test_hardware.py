@@ -1,12 +1,13 @@
-"""Golden tests for the hardware-target suggestion (enrich/hardware.py)."""
+"""Golden tests for the hardware-target suggestion and the machine fit (enrich/hardware/)."""
 
 from __future__ import annotations
 
 import pytest
 
 from digest_tui.config import Machine
-from digest_tui.enrich.hardware import HardwareSuggestion, fit_machines, suggest_hardware
-from digest_tui.enrich.hardware_catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.fit import fit_machines
+from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
 
 CONTRACT_KEYS = {"target", "scale", "devices", "memory_gb", "confidence", "evidence"}
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from digest_tui.enrich.hardware import suggest_hardware
-from digest_tui.enrich.hardware_catalog import load_hardware_catalog
+from digest_tui.enrich.hardware.catalog import load_hardware_catalog
+from digest_tui.enrich.hardware.suggest import suggest_hardware
 from digest_tui.errors import HardwareCatalogError
 
 REQUIRED_IDS = {

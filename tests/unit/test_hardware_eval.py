@@ -12,15 +12,20 @@ of scale agreement, one device 1.6 pt of recall):
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from digest_tui.enrich.hardware_catalog import HardwareCatalog, load_hardware_catalog
-from digest_tui.enrich.hardware_eval import evaluate, format_report, load_labels, read_digest_papers
-from digest_tui.enrich.hardware_gate import Gated, Lowered, triggers
-from digest_tui.enrich.hardware_text import _CUE_PATTERNS
+from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.gate import Gated, Lowered, triggers
+from digest_tui.enrich.hardware.text import _CUE_PATTERNS
 from digest_tui.errors import EvalDataError
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))  # bench/evaluation: the evaluation code lives beside the scripts
+
+from evaluation.hardware_eval import evaluate, format_report, load_labels, read_digest_papers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "fixtures" / "eval" / "hardware.yaml"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from digest_tui.errors import PageFormatError
 from digest_tui.ids import title_paper_id
@@ -168,3 +170,114 @@ def test_crlf_and_bom_are_accepted():
     text = "\ufeff" + (HEADER + f"Paper A\n\n{ABSTRACT}\n\n  • 3 authors\n·\nJun 5 2\n")
     parsed = parse_page(text.replace("\n", "\r\n"), "win.txt")
     assert parsed.papers[0].title == "Paper A" and parsed.papers[0].upvotes == 2
+
+
+# --- titles that read like sentences: told from abstracts by the page's structure ---------------
+
+QUESTION_TITLE = "Is Attention All You Need? A Study of Routing in Sparse Models"
+
+
+def test_a_title_with_sentence_punctuation_before_its_abstract_stays_a_title():
+    text = (
+        HEADER
+        + f"{QUESTION_TITLE}\n\n{ABSTRACT}\n\n  • 3 authors\n·\nJun 5\n\n"
+        + f'Wait, What? Scaling Laws Revisited: "Bigger" Is Not Better!\n\n{ABSTRACT}\n\n'
+        + f"Plain Title After\n\n{ABSTRACT}\n\n  • 2 authors\n·\nJun 6\n"
+    )
+    parsed = parse_page(text, "q.txt")
+    assert [p.title for p in parsed.papers] == [
+        QUESTION_TITLE,
+        'Wait, What? Scaling Laws Revisited: "Bigger" Is Not Better!',
+        "Plain Title After",
+    ]
+    assert all(p.abstract == ABSTRACT for p in parsed.papers)
+    assert parsed.warnings == []
+
+
+def test_a_title_only_entry_that_reads_like_a_sentence_is_kept_as_a_title():
+    text = HEADER + f"{QUESTION_TITLE}\n\n  • 1 authors\n·\nJun 7\n\nNext Paper\n\n{ABSTRACT}\n"
+    parsed = parse_page(text, "t.txt")
+    assert [p.title for p in parsed.papers] == [QUESTION_TITLE, "Next Paper"]
+    assert parsed.papers[0].abstract == "" and parsed.papers[1].abstract == ABSTRACT
+
+
+_WORDS = [
+    "Sparse",
+    "Attention",
+    "Kernels",
+    "LLM",
+    "Serving",
+    "MoE",
+    "Scaling",
+    "Is",
+    "All",
+    "You",
+    "Need",
+    "GPU",
+    "Training",
+    "Fast",
+    "A",
+    "Study",
+    "of",
+    "X",
+    "v1.5",
+    "Data",
+]
+_QUOTES = [('"', '"'), ("'", "'"), ("\u201c", "\u201d")]
+_PUNCT = ["?", "!", ":", ".", ",", ";", " -"]
+
+
+@st.composite
+def _titles(draw: st.DrawFn) -> str:
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        words = draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6))
+        phrase = " ".join(words)
+        if draw(st.booleans()):
+            opening, closing = draw(st.sampled_from(_QUOTES))
+            phrase = f"{opening}{phrase}{closing}"
+        parts.append(phrase)
+    seps = draw(st.lists(st.sampled_from(_PUNCT), min_size=len(parts), max_size=len(parts)))
+    title = "".join(f"{p}{s} " for p, s in zip(parts[:-1], seps, strict=False)) + parts[-1]
+    return title + draw(st.sampled_from(["", "?", "!", ""]))
+
+
+_SENTENCES = st.lists(
+    st.sampled_from(
+        [
+            "We present a system for sparse attention on GPUs.",
+            "Existing methods waste memory, time and energy.",
+            "Is this the end of dense models? We argue it is not.",
+            "Our kernels reach 1.8x the speed of the baseline!",
+            'We call it "FastThing": a scheduler, a cache and a planner.',
+            "Code is at https://github.com/example/fast-thing.",
+        ]
+    ),
+    min_size=3,
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_titles(), _SENTENCES, st.booleans(), st.booleans()),
+        min_size=1,
+        max_size=6,
+        unique_by=lambda entry: title_paper_id(entry[0]),
+    )
+)
+def test_fuzz_titles_with_punctuation_and_quotes_are_all_kept(entries):
+    parts = [HEADER]
+    expected = []
+    for title, sentences, has_abstract, has_meta in entries:
+        abstract = " ".join(sentences) if has_abstract else ""
+        parts.append(f"{title}\n\n")
+        if abstract:
+            parts.append(f"{abstract}\n\n")
+        if has_meta or not abstract:  # a title-only entry is closed by its metadata block
+            parts.append("  \u2022 3 authors\n\u00b7\nJun 5 2\n\n")
+        expected.append((title, abstract))
+    parsed = parse_page("".join(parts), "fuzz.txt")
+    assert [(p.title, p.abstract) for p in parsed.papers] == expected
+    assert not [w for w in parsed.warnings if "no title" in w.message]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from digest_tui.enrich.hardware_text import matchers
+from digest_tui.enrich.hardware.text import matchers
 from digest_tui.enrich.literal_scan import LiteralScanner
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.models import Paper
@@ -81,7 +81,7 @@ def test_a_scanner_that_lacks_literals_is_not_used() -> None:
     bare = LiteralScanner(["gpu"])
     taxonomy = enricher.taxonomy
     assert not bare.serves(*taxonomy.literals)
-    from digest_tui.enrich.topics import classify
+    from digest_tui.enrich.topics.classifier import classify
 
     text = "We write fused CUDA kernels for the GPU."
     assert classify(taxonomy, "", text, scanner=bare) == classify(taxonomy, "", text)

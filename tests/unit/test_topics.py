@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from digest_tui.enrich.topic_eval import (
+from digest_tui.enrich.topics.classifier import KEYWORD_SEPARATOR, classify, explain
+from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy
+from digest_tui.errors import TaxonomyError
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))  # bench/evaluation: the evaluation code lives beside the scripts
+
+from evaluation.topic_eval import (  # noqa: E402
     LabelledPaper,
     PaperText,
     evaluate,
@@ -14,8 +22,6 @@ from digest_tui.enrich.topic_eval import (
     load_labels,
     read_digest_papers,
 )
-from digest_tui.enrich.topics import KEYWORD_SEPARATOR, Taxonomy, classify, explain, load_taxonomy
-from digest_tui.errors import TaxonomyError
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILTIN = ["kernels", "moe", "serving", "training-parallelism"]

@@ -87,7 +87,7 @@ class Enricher:
 
     @cached_property
     def taxonomy(self):  # type: ignore[no-untyped-def]
-        from digest_tui.enrich.topics import load_taxonomy
+        from digest_tui.enrich.topics.taxonomy import load_taxonomy
 
         return load_taxonomy(self.config_dir)
 
@@ -99,7 +99,7 @@ class Enricher:
 
     @cached_property
     def hardware_catalog(self):  # type: ignore[no-untyped-def]
-        from digest_tui.enrich.hardware_catalog import load_hardware_catalog
+        from digest_tui.enrich.hardware.catalog import load_hardware_catalog
 
         return load_hardware_catalog(self.config_dir)
 
@@ -107,7 +107,7 @@ class Enricher:
     def scanner(self):  # type: ignore[no-untyped-def]
         """One literal scanner for the taxonomy's and the hardware catalog's patterns: each
         text of a paper is scanned once for both classifiers (enrich/literal_scan.py)."""
-        from digest_tui.enrich.hardware_text import matchers
+        from digest_tui.enrich.hardware.text import matchers
         from digest_tui.enrich.literal_scan import LiteralScanner
 
         substrings, word_starts = self.taxonomy.literals
@@ -124,10 +124,10 @@ class Enricher:
     def enrich(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
         """Enrich one paper. `extra_repos` are repos stored for it from other sources
         (the Hugging Face API, a Papers-with-Code import, the user)."""
-        from digest_tui.enrich.hardware import suggest_hardware
+        from digest_tui.enrich.hardware.suggest import suggest_hardware
         from digest_tui.enrich.links import extract_links, repos_from_links
         from digest_tui.enrich.repro_catalog import catalog_repos
-        from digest_tui.enrich.topics import classify
+        from digest_tui.enrich.topics.classifier import classify
 
         scanner = self.scanner
         topic_result = classify(

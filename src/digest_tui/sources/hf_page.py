@@ -11,9 +11,12 @@ The page is a header ("Daily Papers", "byAK and the research community"), the pa
     ·
     Jun 16 5                 (a date with or without a year, then an optional upvote count)
 
-Any part of an entry may be missing. A title is told from an abstract by shape (length and
-sentence structure), and a metadata block by its "·" line. A date without a year is in the
-page's year, which the page never states: see `infer_page_year`.
+Any part of an entry may be missing. A metadata block is told by its "·" line and closes an
+entry. Titles and abstracts are told apart by the page's structure first: between two metadata
+blocks the text blocks read title, abstract, title, abstract..., so the blocks of such a run get
+the reading that breaks that order least (`_roles`); shape (length, sentences) only breaks ties,
+so a title that is itself a question ("Is X All You Need? A Study of Y") stays a title. A date
+without a year is in the page's year, which the page never states: see `infer_page_year`.
 
 Malformed entries are skipped with a warning naming the file and line; the rest still parse.
 """
@@ -56,9 +59,18 @@ _HEADER_LINES = {
     "daily papers",
     "byak and the research community",
 }
-# Titles are short and are not prose; abstracts are long and made of sentences.
+# Titles are short; a block longer than this is never one.
 _TITLE_MAX_CHARS = 300
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z(]")
+# Costs of a reading of a run of text blocks (see `_roles`). Breaking the page's order costs
+# more than any shape cue, so structure decides and shape only breaks ties: a title that
+# reads like a sentence still is the title when an abstract follows it.
+_COST_NO_TITLE = 3.0  # an abstract with no title before it (the entry is dropped)
+_COST_NO_ABSTRACT = 1.0  # a title with no abstract after it (pages do show those)
+_COST_TITLE_LIKE_SENTENCES = 1.5  # a "title" with sentences in it ("We do X. It works.")
+_COST_TITLE_ENDS_WITH_PERIOD = 1.0
+_COST_TITLE_OVER_LINES = 1.0  # titles are one line on the page
+_COST_ABSTRACT_LIKE_TITLE = 1.5  # an "abstract" that is one short phrase with no sentence end
 
 
 @dataclass
@@ -111,8 +123,54 @@ def _is_meta_block(block: _Block) -> bool:
     return any(part.strip() == "·" for part in block.lines)
 
 
-def _looks_like_title(text: str) -> bool:
-    return len(text) <= _TITLE_MAX_CHARS and not _SENTENCE_END.search(text)
+def _title_cost(block: _Block, text: str) -> float:
+    """How unlike a title `text` is (inf: it cannot be one)."""
+    if len(text) > _TITLE_MAX_CHARS:
+        return float("inf")
+    cost = 0.0
+    if _SENTENCE_END.search(text):
+        cost += _COST_TITLE_LIKE_SENTENCES
+    if text.endswith("."):
+        cost += _COST_TITLE_ENDS_WITH_PERIOD
+    if len(block.lines) > 1:
+        cost += _COST_TITLE_OVER_LINES
+    return cost
+
+
+def _abstract_cost(text: str) -> float:
+    """How unlike an abstract `text` is: one short phrase with no sentence in it."""
+    if len(text) <= _TITLE_MAX_CHARS and not _SENTENCE_END.search(text) and text[-1:] != ".":
+        return _COST_ABSTRACT_LIKE_TITLE
+    return 0.0
+
+
+def _roles(run: list[tuple[_Block, str]]) -> list[bool]:
+    """For each text block of a run between metadata blocks: True when it is a title.
+
+    The page's order is title then abstract per entry; every reading of the run is costed
+    (an abstract without a title, a title without an abstract, plus the shape costs) and the
+    cheapest is taken (a two-state Viterbi pass, linear in the run's length).
+    """
+    inf = float("inf")
+    # best[state] = (cost, roles) after the blocks so far; state: the last block was a title.
+    best: dict[bool, tuple[float, list[bool]]] = {False: (0.0, [])}
+    for block, text in run:
+        as_title = _title_cost(block, text)
+        as_abstract = _abstract_cost(text)
+        step: dict[bool, tuple[float, list[bool]]] = {}
+        for last_title, (cost, roles) in best.items():
+            # This block a title: a title just before it had no abstract.
+            title = cost + as_title + (_COST_NO_ABSTRACT if last_title else 0.0)
+            # This block an abstract: fine after a title, else its entry has no title.
+            abstract = cost + as_abstract + (0.0 if last_title else _COST_NO_TITLE)
+            for state, total in ((True, title), (False, abstract)):
+                if total < inf and (state not in step or total < step[state][0]):
+                    step[state] = (total, [*roles, state])
+        best = step
+    finals = [
+        (cost + (_COST_NO_ABSTRACT if last else 0.0), roles) for last, (cost, roles) in best.items()
+    ]
+    return min(finals, key=lambda item: item[0])[1]
 
 
 def _parse_date(text: str) -> tuple[int, int, int | None, int | None] | None:
@@ -204,33 +262,41 @@ def _group_entries(
             entries.append(current)
         current = None
 
+    def place(run: list[tuple[_Block, str]]) -> None:
+        nonlocal current
+        for (block, text), is_title in zip(run, _roles(run), strict=True):
+            if is_title:
+                close()
+                current = _Entry(line=block.line, title=text, title_line=block.line)
+            elif current is not None and current.title is not None and not current.abstract:
+                current.abstract = text
+            else:
+                # Prose with no title before it: the entry's title is missing.
+                close()
+                current = _Entry(line=block.line, abstract=text)
+
+    run: list[tuple[_Block, str]] = []
     for block in blocks:
-        if _is_meta_block(block):
-            meta = _parse_meta(block)
-            if current is None:
-                warnings.append(
-                    ImportWarning(
-                        origin=origin,
-                        line=block.line,
-                        message="metadata block without a title before it; skipped",
-                    )
-                )
-                continue
-            current.meta = meta
-            close()
+        if not _is_meta_block(block):
+            # A title or abstract must never carry escape sequences into the store (the views
+            # also render text literally: this is the first line of defence).
+            run.append((block, strip_control(block.text)))
             continue
-        # A title or abstract must never carry escape sequences into the store (the views also
-        # render text literally: this is the first line of defence).
-        text = strip_control(block.text)
-        if _looks_like_title(text):
-            close()
-            current = _Entry(line=block.line, title=text, title_line=block.line)
-        elif current is not None and current.title is not None and not current.abstract:
-            current.abstract = text
-        else:
-            # Prose with no title before it: the entry's title is missing.
-            close()
-            current = _Entry(line=block.line, abstract=text)
+        place(run)
+        run = []
+        meta = _parse_meta(block)
+        if current is None:
+            warnings.append(
+                ImportWarning(
+                    origin=origin,
+                    line=block.line,
+                    message="metadata block without a title before it; skipped",
+                )
+            )
+            continue
+        current.meta = meta
+        close()
+    place(run)
     close()
     return entries
 

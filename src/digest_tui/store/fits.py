@@ -5,7 +5,7 @@ SQL: `install_fits` registers a SQL function `paper_fits(hardware_json, machine_
 connection, which store/query.py uses. Both inputs are loaded lazily, on the first query that
 asks, so opening the library stays cheap.
 
-The fit itself belongs to enrich/hardware.py (`fit_machines(suggestion, machines, catalog)`);
+The fit itself belongs to enrich/hardware/fit.py (`fit_machines(suggestion, machines, catalog)`);
 `_fallback_fits`, a simple rule of memory and device ids, serves only where that cannot be
 used (no catalog given, or hardware JSON stored in an older shape).
 """
@@ -75,7 +75,8 @@ def fits_problems(parsed: ParsedSearch, machines: MachinesSource) -> list[str]:
 def machine_fits(suggestion: dict[str, Any], machine: Machine, catalog: Any) -> bool:
     """True only when the fit is known to hold (an undecidable fit does not match)."""
     try:
-        from digest_tui.enrich.hardware import HardwareSuggestion, fit_machines
+        from digest_tui.enrich.hardware.fit import fit_machines
+        from digest_tui.enrich.hardware.suggest import HardwareSuggestion
     except ImportError:
         return _fallback_fits(suggestion, machine, catalog)
     from pydantic import ValidationError

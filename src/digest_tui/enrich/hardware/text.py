@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
-from digest_tui.enrich.hardware_catalog import HardwareCatalog
-from digest_tui.enrich.hardware_gate import Gated, GateIndex, Lowered
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
+from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
@@ -96,7 +96,7 @@ _AFTER_CLUSTER = re.compile(
 _AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?hours?\b", re.IGNORECASE)
 _AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
 # "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
-_AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+)?baselines?\b", re.IGNORECASE)
+_AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b", re.IGNORECASE)
 
 # Device-less counts: "3072 GPUs", "eight individual GPU nodes", "4 node cluster", "64 devices".
 # The unit is found first (cheap), then the count is read backwards from it like a device's.
@@ -123,6 +123,8 @@ _CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bmobile (?:phones?|devices?|GPUs?|SoCs?|platforms?)\b", "edge", True),
     (r"\bfor mobiles?\b", "edge", True),
     (r"\bJetson\b", "edge", True),
+    # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
+    (r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b", "edge", True),
     (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
@@ -138,6 +140,7 @@ _CUE_PATTERNS: list[tuple[str, str, bool]] = [
         False,
     ),
     (r"\bmulti-?node\b|\binter-?node\b|\bexascale\b|\bsupercomput\w+", "multi-node", True),
+    (r"\bmultiple (?:machines|servers|nodes|hosts)\b", "multi-node", True),
     (
         r"\bacross (?:multiple |many |different |independent )?"
         r"(?:nodes|clusters|data ?cent(?:er|re)s)",
@@ -202,11 +205,14 @@ _BACKGROUND = Gated.compile(
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|compared (?:to|with)|comparable|than|over|vs\.?|versus|"
+    r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing) (?:\w+ )?(?:to|with|against)|"
+    r"comparable|than|over|vs\.?|versus|against|relative to|unlike|instead of|"
     r"baselines?|rival\w*|beat\w*|match(?:es|ing)?)\b",
     re.IGNORECASE,
 )
 _EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
+# A clause of the paper's own after a comparison: "Compared with X, our model ...".
+_OWN_CLAUSE = re.compile(r",\s+(?:our|we|this|the proposed)\b", re.IGNORECASE)
 
 # Model sizes.
 _SIZE = re.compile(
@@ -479,7 +485,9 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
     if not stripped:
         return None
     last = stripped.rsplit(None, 1)[-1].lower()
-    if not (last[-1].isdigit() or last in _TAIL_WORDS or _GLUED_TAIL.search(last)):
+    # "eight-GPU testbed": a number word glued to the unit by a hyphen counts like "8-GPU".
+    glued_word = last.endswith("-") and last[:-1] in _TAIL_WORDS
+    if not (last[-1].isdigit() or last in _TAIL_WORDS or glued_word or _GLUED_TAIL.search(last)):
         return None
     return _COUNT_BEFORE.search(text, window, start)
 
@@ -718,7 +726,12 @@ def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison"
     # The last comparison word between the sentence's start and the size, not followed by
     # "on"/"using" before the size.
     cmp_end = doc.comparisons.last_before(index, sentence.start, start)
-    if cmp_end is not None and doc.eval_links.last_before(index, cmp_end, start) is None:
+    if (
+        cmp_end is not None
+        and doc.eval_links.last_before(index, cmp_end, start) is None
+        # "Compared with GPT-3 175B, our 1.3B model": the clause after the comma is the paper's.
+        and not _OWN_CLAUSE.search(doc.text, cmp_end, start)
+    ):
         return "comparison"
     if sentence.background:
         return "background"

@@ -1,7 +1,7 @@
 """The hardware target to reproduce a paper on, and whether the user's machines fit it.
 
 Pure and fast: text in (title, abstract, curated "tested on" notes), a `HardwareSuggestion`
-out; no I/O, patterns compiled once per catalog (enrich/hardware_text.py).
+out; no I/O, patterns compiled once per catalog (enrich/hardware/text.py).
 
 The target is picked in the order of docs/reference/hardware-facts.md, "Picking a target":
 1. curated tested-on notes, then an explicit "N x device" as written ("8 A100 GPUs",
@@ -26,14 +26,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from digest_tui.enrich.hardware_catalog import Architecture, Device, HardwareCatalog
-from digest_tui.enrich.hardware_memory import (
+from digest_tui.enrich.hardware.catalog import Architecture, Device, HardwareCatalog, meets_floor
+from digest_tui.enrich.hardware.memory import (
     MemoryEstimate,
     estimate,
     format_gb,
     format_params,
 )
-from digest_tui.enrich.hardware_text import (
+from digest_tui.enrich.hardware.text import (
     CountMention,
     Cue,
     Mention,
@@ -80,13 +80,6 @@ class HardwareSuggestion(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
-
-
-class MachineFit(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    fits: bool | None
-    reason: str
 
 
 # ---- setups: a device and how many, as the text gives them -----------------------------------
@@ -222,7 +215,68 @@ def suggest_hardware(
     facts = extract(
         matchers(catalog), title or "", abstract or "", tuple(tested_on), scanner=scanner
     )
-    return _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
+    suggestion = _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
+    study = None if tested_on else _study_kind(title or "", abstract or "")
+    if study is None:
+        return suggestion
+    # A survey, a footprint study or a position paper has no experiment of its own to rerun:
+    # say so instead of turning the devices it discusses into a setup. Named devices stay
+    # listed (they are in the text), with no count, scale or memory.
+    return suggestion.model_copy(
+        update={
+            "target": f"not a reproduction target: {study}; it reports no setup of its own",
+            "scale": "unknown",
+            "confidence": "low",
+            "device_counts": {},
+            "device_total": None,
+            "memory_gb": None,
+            "memory_arithmetic": None,
+            "scaled_down": None,
+            "alternatives": [],
+        }
+    )
+
+
+# What kind of paper has no setup to reproduce, from its title (the strongest sign) or from
+# how the abstract describes itself ("this survey", "we estimate the carbon footprint of").
+_STUDY_TITLE = (
+    ("a survey", re.compile(r"\b(?:survey|literature review|systematic review)\b", re.I)),
+    ("a position paper", re.compile(r"\bposition(?: paper)?:|\bposition paper\b", re.I)),
+    (
+        "a footprint study",
+        re.compile(r"\bfootprints?\b|\b(?:carbon|emissions?)\b|\bresource costs?\b", re.I),
+    ),
+)
+_STUDY_ABSTRACT = (
+    (
+        "a survey",
+        re.compile(
+            r"\b(?:this|our|the present) (?:comprehensive |systematic )?(?:survey|review)\b"
+            r"|\bwe (?:comprehensively |systematically )?(?:survey|review) (?:the|recent)\b",
+            re.I,
+        ),
+    ),
+    ("a position paper", re.compile(r"\b(?:this|our) position paper\b", re.I)),
+    (
+        "a footprint study",
+        re.compile(
+            r"\bwe (?:estimate|quantify|measure|analy[sz]e|assess) the (?:\w+ )?"
+            r"(?:carbon|energy|environmental|material|water) (?:footprint|impact|costs?)\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def _study_kind(title: str, abstract: str) -> str | None:
+    for kind, pattern in _STUDY_TITLE:
+        if pattern.search(title):
+            return kind
+    head = abstract[:4000]  # a paper says what it is early on; bounded for huge inputs
+    for kind, pattern in _STUDY_ABSTRACT:
+        if pattern.search(head):
+            return kind
+    return None
 
 
 class _Builder:
@@ -363,13 +417,26 @@ class _Builder:
         or motivation; the largest of them drives the estimate."""
         return [s for s in self.facts.sizes if s.role in ("own", "neutral")]
 
-    def _estimate(self, zero3_gpus: int | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
-        sizes = self._sizes()
+    def _estimate(self, target: _Setup | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
+        """The memory estimate of the target: from the largest size the paper itself uses,
+        or, when the target is a setup the paper states and that size cannot fit in it, from
+        the largest size that does (the estimate must describe the target it is shown with:
+        a 7B model run "on one A100 80GB" is not a 405B model it also mentions)."""
+        sizes = sorted(self._sizes(), key=lambda s: s.total_b, reverse=True)
         if not sizes:
             return None, None
-        size = max(sizes, key=lambda s: s.total_b)
+        count = target.count if target is not None else None
+        estimates = [(self._estimate_for(size, count), size) for size in sizes]
+        capacity = self._capacity(target)
+        if capacity is not None:
+            fitting = [(est, size) for est, size in estimates if est.gib <= capacity]
+            if fitting:
+                return fitting[0]
+        return estimates[0]
+
+    def _estimate_for(self, size: SizeMention, zero3_gpus: int | None) -> MemoryEstimate:
         mode = self.facts.mode if self.facts.mode != "unknown" else "inference"
-        est = estimate(
+        return estimate(
             size.total_b,
             mode,
             precision=self.facts.precision[:2] if self.facts.precision else None,
@@ -378,7 +445,15 @@ class _Builder:
             zero3_gpus=zero3_gpus if self.facts.zero3 else None,
             upper_bound=size.experts_upper_bound,
         )
-        return est, size
+
+    def _capacity(self, target: _Setup | None) -> float | None:
+        """Total device memory (GB) of a setup the text states, when known."""
+        if target is None or target.source not in ("curated", "named", "system"):
+            return None
+        device = self.catalog.get(target.device)
+        if device is None or not device.memory_gb or not target.count:
+            return None
+        return device.memory_gb * target.count
 
     def _floor(self) -> tuple[str | None, list[Span]]:
         """Set the feature floor from features (TMA, FP8...) or, for a kernel paper, from the
@@ -429,7 +504,7 @@ class _Builder:
                 for d in (self.catalog.get(i) for i in self.catalog.ladders.get(vendor, []))
                 if d is not None
                 and d.memory_gb
-                and _meets(self.catalog, d, self.floor_arch, self.floor_features)
+                and meets_floor(self.catalog, d, self.floor_arch, self.floor_features)
             ]
             if devices:
                 return devices
@@ -457,7 +532,7 @@ class _Builder:
         confidence: Confidence = "low"
         if target is not None:
             confidence = "high" if target.source in ("curated", "named") else "medium"
-        est, size = self._estimate(target.count if target is not None else None)
+        est, size = self._estimate(target)
         stated_gib: float | None = None
         # A device named only in motivation ("e.g. an NVIDIA H100") is not the paper's target.
         first_named = next(
@@ -757,125 +832,8 @@ def _vague_words(count: int) -> str:
     }.get(count, f"{count}+")
 
 
-# ---- machines ----------------------------------------------------------------------------
-
-
-def fit_machines(
-    suggestion: HardwareSuggestion, machines: Sequence[Any], catalog: HardwareCatalog
-) -> list[MachineFit]:
-    """Whether each of the user's machines (config `machines:`) can reproduce the paper.
-
-    A machine fits when its devices meet the feature floor, hold the memory estimate together,
-    and are as many as the target needs, or as the scaled-down setup needs (the reason says
-    which). `None` when the paper or the machine does not say enough to tell.
-    """
-    return [_fit_one(suggestion, machine, catalog) for machine in machines]
-
-
-def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> MachineFit:
-    def result(fits: bool | None, reason: str) -> MachineFit:
-        return MachineFit(name=machine.name, fits=fits, reason=reason)
-
-    parts: list[tuple[Device, int]] = []
-    for entry in machine.devices:
-        device = catalog.get(entry.id)
-        if device is None:
-            return result(None, f"unknown device id {entry.id!r}: add it to hardware.yaml")
-        parts.append((device, entry.count))
-    accel = [(d, n) for d, n in parts if d.is_accelerator]
-    if not accel:
-        return result(None, "no accelerator declared for this machine")
-    have = " + ".join(f"{n}x {d.name}" for d, n in accel)
-    needed = s.device_total
-    if s.scale == "unknown" and s.memory_gb is None and not s.floor_architecture and not needed:
-        return result(None, "the paper gives no device count, memory estimate or floor")
-
-    # Only devices that meet the floor count towards memory and number.
-    usable = accel
-    floor_note = ""
-    if s.floor_architecture:
-        usable = [
-            (d, n) for d, n in accel if _meets(catalog, d, s.floor_architecture, s.floor_features)
-        ]
-        if not usable:
-            return result(False, f"{have} does not meet the {s.feature_floor} floor")
-        floor_note = f"; meets the {s.feature_floor} floor"
-    count = sum(n for _, n in usable)
-    known = [(d, n) for d, n in usable if d.memory_gb]
-    memory = sum((d.memory_gb or 0) * n for d, n in known)
-    mem_text = " + ".join(f"{n}x {d.name} {d.memory_gb:g} GB" for d, n in known)
-    if len(known) > 1 or (known and known[0][1] > 1):
-        mem_text += f" = {memory:g} GB"
-
-    if s.scale == "edge" and not any(d.edge for d, _ in usable):
-        if s.memory_gb is not None and known and memory >= s.memory_gb:
-            return result(
-                True,
-                f"{mem_text} >= {format_gb(s.memory_gb)} GB: runs the model, but the "
-                "paper measures on edge devices (phone / Jetson class)",
-            )
-        return result(None, "edge target (phone / Jetson class); this machine has none")
-
-    if s.memory_gb is not None:
-        if len(known) < len(usable):
-            return result(
-                None, f"memory of {have} unknown; the estimate is {format_gb(s.memory_gb)} GB"
-            )
-        if memory < s.memory_gb:
-            return result(False, f"{mem_text} < {format_gb(s.memory_gb)} GB needed{floor_note}")
-    mem_ok = f"{mem_text} >= {format_gb(s.memory_gb)} GB" if s.memory_gb is not None else have
-
-    down = s.scaled_down or {}
-    down_count = down.get("count") or 0
-    if (needed and count < needed) or (s.scale == "multi-node" and not needed and down_count):
-        # More devices than one lab has: the scaled-down setup is the realistic target.
-        as_written = f"the paper's {needed} devices" if needed else "the paper's cluster"
-        if down_count and count >= down_count:
-            return result(
-                True,
-                f"fits the scaled-down setup of {down_count} devices ({_describe(down, catalog)}),"
-                f" not {as_written}: {mem_ok}{floor_note}",
-            )
-        if needed:
-            return result(False, f"needs {needed} devices as written; {have} is {count}")
-        return result(False, f"needs at least the scaled-down {down_count} devices; has {count}")
-    if needed:
-        return result(True, f"{mem_ok}; {count} >= {needed} devices{floor_note}")
-    if s.memory_gb is not None:
-        return result(True, f"{mem_ok}{floor_note}")
-    if s.scale == "single-device":
-        return result(True, f"{have}: one device is enough{floor_note}")
-    return result(None, f"{have}{floor_note}; the paper gives no device count or model size")
-
-
-def _meets(
-    catalog: HardwareCatalog, device: Device, floor_arch: str | None, floor_features: Sequence[str]
-) -> bool:
-    """Same vendor: that architecture or newer; another vendor: the floor's features."""
-    arch = catalog.architecture(floor_arch)
-    if arch is None:
-        return True
-    if device.vendor == arch.vendor:
-        order = catalog.order_of(device)
-        return order is not None and order >= arch.order
-    return bool(floor_features) and all(catalog.meets_feature(device, f) for f in floor_features)
-
-
-def _describe(setup: dict[str, Any], catalog: HardwareCatalog) -> str:
-    devices = setup.get("devices") or {}
-    if not devices:
-        return f"{setup.get('count')} GPUs"
-    names = []
-    for dev_id, n in devices.items():
-        device = catalog.get(dev_id)
-        names.append(f"{n}x {device.name if device is not None else dev_id}")
-    return ", ".join(names)
-
-
 __all__ = [
     "HardwareSuggestion",
-    "MachineFit",
-    "fit_machines",
     "format_params",
     "suggest_hardware",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -111,7 +112,7 @@ class HardwareCatalog(BaseModel):
 
     _index: dict[str, Device] = PrivateAttr(default_factory=dict)
     _fingerprint: str = PrivateAttr(default="")
-    # Compiled matchers are attached here by enrich/hardware.py (built once per catalog).
+    # Compiled matchers are attached here by enrich/hardware/text.py (built once per catalog).
     _compiled: Any = PrivateAttr(default=None)
 
     def model_post_init(self, __context: Any) -> None:
@@ -341,3 +342,16 @@ def load_hardware_catalog(config_dir: Path | None = None) -> HardwareCatalog:
     catalog = _validate(raw, origins, packaged)
     _check_references(catalog, origins)
     return catalog
+
+
+def meets_floor(
+    catalog: HardwareCatalog, device: Device, floor_arch: str | None, floor_features: Sequence[str]
+) -> bool:
+    """Same vendor: that architecture or newer; another vendor: the floor's features."""
+    arch = catalog.architecture(floor_arch)
+    if arch is None:
+        return True
+    if device.vendor == arch.vendor:
+        order = catalog.order_of(device)
+        return order is not None and order >= arch.order
+    return bool(floor_features) and all(catalog.meets_feature(device, f) for f in floor_features)

@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from digest_tui.enrich.hardware import HardwareSuggestion, suggest_hardware
-from digest_tui.enrich.hardware_catalog import HardwareCatalog
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
+from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
 from digest_tui.errors import EvalDataError
 
 SCALES = ("single-device", "single-node", "multi-node", "edge", "unknown")

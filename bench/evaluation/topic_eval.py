@@ -23,7 +23,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from digest_tui.enrich.topics import Taxonomy, classify, explain
+from digest_tui.enrich.topics.classifier import classify, explain
+from digest_tui.enrich.topics.taxonomy import Taxonomy
 from digest_tui.errors import EvalDataError
 from digest_tui.models import TopicEvidence
 

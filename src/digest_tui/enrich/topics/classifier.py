@@ -1,0 +1,174 @@
+"""Topic classification: which ML-systems topics a paper is about, and the phrases that say so.
+
+The taxonomy is data: `data/taxonomy.yaml` ships with the app and `<config_dir>/taxonomy.yaml`
+may add topics, change or disable built-in ones (see docs/topics.md). Each topic has weighted
+phrase patterns and negative patterns:
+
+- every pattern match found in the title, the keywords or the abstract is a piece of evidence;
+- a negative pattern cancels the evidence it overlaps ("Gaussian kernel" cancels "kernel"), so
+  an ambiguous word only counts in the sense the topic means;
+- where evidence of one topic overlaps, the strongest (then longest) match explains the text;
+- a topic's score is, per pattern, its weight times the weight of the best field it matched in
+  (the title counts double) plus a small bonus for each repeat, summed over patterns;
+- the paper is in the topic when the score reaches the topic's threshold. A pattern whose weight
+  reaches the threshold decides alone; weaker ones need support from others.
+
+`classify` is pure and fast (see docs/topics.md for the figures): patterns are compiled once
+per `Taxonomy` and matched on a lower-cased copy of the text (same length, so offsets stay
+valid). One pass over the text's words (`enrich/literal_scan.py`, shared with the hardware
+extractor) finds the word starts where some pattern's literal prefix begins, and only those
+patterns are tried there, instead of scanning the text once per pattern. Overlap tests mark
+covered characters (`enrich/coverage.py`), so the whole is linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from digest_tui.enrich.literal_scan import LiteralScanner
+from digest_tui.enrich.topics.matching import FieldName, MatchField
+from digest_tui.enrich.topics.taxonomy import Taxonomy
+from digest_tui.models import TopicEvidence
+
+_FIELD_ORDER: tuple[FieldName, ...] = ("title", "keywords", "abstract")
+# Keywords are matched as one text, "kw1, kw2, ...": evidence offsets point into that text.
+KEYWORD_SEPARATOR = ", "
+# URLs are blanked before matching: a repo path such as ".../sequence-parallelism/README.md" is
+# not the paper's own words, and highlighting inside a link would be noise.
+_URL_SCHEME = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_URL_DOMAIN = re.compile(r"\.(?:com|org|io|ai|net|dev)/", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TopicResult:
+    topics: list[str]
+    evidence: dict[str, list[TopicEvidence]]
+    # Every enabled topic's score (also those below threshold): for evaluation and debugging.
+    scores: dict[str, float] = field(default_factory=dict)
+    # Topics whose score reached the threshold but whose evidence lacks a required kind.
+    unmet: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _fields(
+    taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str]
+) -> list[MatchField]:
+    texts: dict[FieldName, tuple[str, float]] = {
+        "title": (title, taxonomy.scoring.title_weight),
+        "keywords": (KEYWORD_SEPARATOR.join(keywords), taxonomy.scoring.keywords_weight),
+        "abstract": (abstract, taxonomy.scoring.abstract_weight),
+    }
+    fields = []
+    for name in _FIELD_ORDER:
+        text, weight = texts[name]
+        if text:
+            masked = _mask_urls(text)
+            fields.append(MatchField(name, masked, _lower_same_length(masked), weight))
+    return fields
+
+
+def _mask_urls(text: str) -> str:
+    """Blank out URLs (same length, so offsets hold). Most texts have none: a substring test
+    decides that before any regex runs."""
+    if "/" not in text and "www." not in text.lower():
+        return text
+    spans = [m.span() for m in _URL_SCHEME.finditer(text)]
+    token_end = -1
+    for m in _URL_DOMAIN.finditer(text):
+        if m.start() < token_end:
+            continue  # inside the token just widened: widening again would be quadratic
+        # Widen "github.com/" to the whole whitespace-delimited token it sits in.
+        start, end = m.start(), m.end()
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        spans.append((start, end))
+        token_end = end
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _lower_same_length(text: str) -> str:
+    lower = text.lower()
+    if len(lower) == len(text):
+        return lower
+    # A few characters ("İ") grow when lower-cased; keep those as they are so offsets hold.
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def explain(
+    taxonomy: Taxonomy,
+    title: str,
+    abstract: str,
+    keywords: Sequence[str] = (),
+    *,
+    scanner: LiteralScanner | None = None,
+) -> dict[str, tuple[float, list[TopicEvidence]]]:
+    """Every topic's score and evidence, including topics below their threshold (for the
+    evaluation report and for debugging a taxonomy). `scanner`: a literal scanner shared with
+    the hardware extractor (see `Taxonomy.literals`), so each text is scanned once."""
+    judged = _judge(taxonomy, title, abstract, keywords, scanner)
+    return {topic_id: (score, evidence) for topic_id, (score, evidence, _) in judged.items()}
+
+
+def _judge(
+    taxonomy: Taxonomy,
+    title: str,
+    abstract: str,
+    keywords: Sequence[str],
+    scanner: LiteralScanner | None,
+) -> dict[str, tuple[float, list[TopicEvidence], list[str]]]:
+    """Per topic: its score, its evidence and the required kinds of evidence it lacks."""
+    fields = _fields(taxonomy, title or "", abstract or "", list(keywords or ()))
+    scan = taxonomy.index.scanner(scanner).scan
+    found = [(fld, taxonomy.index.find(fld, scan(fld.lower))) for fld in fields]
+    judged: dict[str, tuple[float, list[TopicEvidence], list[str]]] = {}
+    for topic in taxonomy.compiled:
+        hits = topic.hits(found)
+        evidence = [
+            TopicEvidence(
+                phrase=hit.field.original[hit.start : hit.end],
+                field=hit.field.name,
+                start=hit.start,
+                end=hit.end,
+            )
+            for hit in hits
+        ]
+        score = round(topic.score(hits, taxonomy.scoring), 3)
+        judged[topic.id] = (score, evidence, topic.unmet(hits))
+    return judged
+
+
+def classify(
+    taxonomy: Taxonomy,
+    title: str,
+    abstract: str,
+    keywords: Sequence[str] = (),
+    *,
+    scanner: LiteralScanner | None = None,
+) -> TopicResult:
+    """The topics a paper is in (in the taxonomy's display order) and the evidence for each.
+
+    A paper is in a topic when the score reaches the threshold and the evidence shows every
+    kind the topic requires (`unmet` names the kinds missing where only that kept it out)."""
+    topics: list[str] = []
+    evidence: dict[str, list[TopicEvidence]] = {}
+    scores: dict[str, float] = {}
+    unmet: dict[str, list[str]] = {}
+    thresholds = {topic.id: topic.threshold for topic in taxonomy.compiled}
+    judged = _judge(taxonomy, title, abstract, keywords, scanner)
+    for topic_id, (score, found, missing) in judged.items():
+        scores[topic_id] = score
+        if found and score >= thresholds[topic_id]:
+            if missing:
+                unmet[topic_id] = missing
+                continue
+            topics.append(topic_id)
+            evidence[topic_id] = found
+    return TopicResult(topics=topics, evidence=evidence, scores=scores, unmet=unmet)

@@ -1,0 +1,308 @@
+"""Compiled patterns and the index that finds every pattern of a taxonomy in a text from one
+literal scan (`enrich/literal_scan.py`, shared with the hardware extractor)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from digest_tui.enrich.coverage import Coverage
+from digest_tui.enrich.literal_scan import LiteralScanner, ScannedText
+from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
+
+FieldName = Literal["title", "abstract", "keywords"]
+_UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")
+
+
+@dataclass(frozen=True, eq=False)
+class _Compiled:
+    regex: re.Pattern[str]
+    on_original: bool  # case-sensitive: matched on the original text, not the lower-cased copy
+    weight: float
+    index: int
+    # Every match starts with one of these strings (None: unknown). Such a pattern is only tried
+    # where a word starts with one of them, instead of scanning the text position by position.
+    prefixes: tuple[str, ...] | None
+    # Every match contains one of these (None: unknown): a cheap test before a full scan.
+    needles: tuple[str, ...] | None
+    kinds: frozenset[str] = frozenset()
+
+
+def _compile(spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] = ()) -> _Compiled:
+    source = spec.source()
+    # Verbose: whitespace in a regex is layout (long YAML regexes wrap), phrases escape theirs.
+    if spec.case_sensitive:
+        flags = re.VERBOSE
+    else:
+        # Matched on lower-cased text, so a pattern with no upper-case literal needs no
+        # IGNORECASE (which would cost the literal-prefix speed-up); one that has them keeps it.
+        flags = re.VERBOSE | (re.IGNORECASE if _UPPER_LITERAL.search(source) else 0)
+    prefixes, needles = _literals(source, flags)
+    if not spec.case_sensitive:
+        prefixes = prefixes and tuple(sorted({p.lower() for p in prefixes}))
+        needles = needles and tuple(sorted({n.lower() for n in needles}))
+    if prefixes and not all(p[0].isalnum() for p in prefixes):
+        prefixes = None  # matches can only start at word starts; these need the full scan
+    # The match must end at a word edge *inside* the regex, so that in "deploy|deployment" the
+    # engine backtracks to the alternative that ends there instead of stopping at "deploy".
+    regex = re.compile(f"(?:{source})(?![^\\W_])", flags)
+    return _Compiled(regex, spec.case_sensitive, weight, index, prefixes, needles, frozenset(kinds))
+
+
+# --- literal analysis of a regex (for speed only: a wrong guess here costs time, not results) ---
+
+
+def _literals(source: str, flags: int) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """The strings every match starts with one of, and those it contains one of.
+
+    Worked out from the stdlib's parse of the regex; any surprise (the parser is private) just
+    turns the optimisation off for that pattern.
+    """
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        items = list(_parser.parse(source, flags).data)
+        prefixes = _prefixes(items, c)
+        needles = _needles(items, c)
+    except Exception:  # pragma: no cover - depends on the stdlib's private parser
+        return None, None
+
+    def usable(found: set[str] | None) -> tuple[str, ...] | None:
+        return tuple(sorted(found)) if found and all(found) else None
+
+    return usable(prefixes), usable(needles)
+
+
+def _prefixes(items: list[Any], c: Any) -> set[str] | None:
+    run: list[str] = []
+    for position, (op, arg) in enumerate(items):
+        if op is c.LITERAL:
+            run.append(chr(arg))
+            continue
+        if run:
+            # "m(?:ixture|oe)": the parser factors out common prefixes; put them back.
+            rest = _prefixes(items[position:], c)
+            return {"".join(run) + r for r in rest} if rest else {"".join(run)}
+        if op is c.AT:
+            continue  # zero-width (\b, ^): the match still starts with what follows
+        if op is c.SUBPATTERN:
+            return _prefixes(list(arg[-1].data), c)
+        if op is c.ATOMIC_GROUP:
+            return _prefixes(list(arg.data), c)
+        if op is c.BRANCH:
+            branches = [_prefixes(list(branch.data), c) for branch in arg[1]]
+            return set().union(*branches) if all(branches) else None  # type: ignore[arg-type]
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            inner = _prefixes(list(arg[2].data), c)
+            if arg[0] >= 1 or inner is None:
+                return inner
+            rest = _prefixes(items[position + 1 :], c)  # optional: it or what follows
+            return inner | rest if rest else None
+        return None
+    return {"".join(run)} if run else None
+
+
+def _needles(items: list[Any], c: Any) -> set[str] | None:
+    options: list[set[str]] = []
+    run: list[str] = []
+    for op, arg in items:
+        if op is c.LITERAL:
+            run.append(chr(arg))
+            continue
+        if run:
+            options.append({"".join(run)})
+            run = []
+        found: set[str] | None = None
+        if op is c.SUBPATTERN:
+            found = _needles(list(arg[-1].data), c)
+        elif op is c.ATOMIC_GROUP:
+            found = _needles(list(arg.data), c)
+        elif op is c.BRANCH:
+            branches = [_needles(list(branch.data), c) for branch in arg[1]]
+            if all(branches):
+                found = set().union(*branches)  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and arg[0] >= 1:
+            found = _needles(list(arg[2].data), c)
+        if found:
+            options.append(found)
+    if run:
+        options.append({"".join(run)})
+    if not options:
+        return None
+    # A sequence needs what each of its items needs: keep the most selective item's needles.
+    return max(options, key=lambda n: (min(len(x) for x in n), -len(n)))
+
+
+# --- matching ------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class MatchField:
+    name: FieldName
+    original: str
+    lower: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class Hit:
+    pattern: _Compiled
+    field: MatchField
+    start: int
+    end: int
+
+
+def _at_word_edges(text: str, start: int, end: int) -> bool:
+    if end <= start:
+        return False
+    before = start == 0 or not text[start - 1].isalnum()
+    after = end == len(text) or not text[end].isalnum()
+    return before and after
+
+
+class PatternIndex:
+    """Finds the matches of every pattern of a taxonomy in a text, from one literal scan.
+
+    A pattern whose matches all begin with known literal prefixes is tried (with `match`) only
+    at the word starts where the scan (`enrich/literal_scan.py`, shared with the hardware
+    extractor) found one of them, instead of being run over the whole text; patterns without
+    known prefixes are scanned whole, and only when a literal they need is in the text.
+    """
+
+    def __init__(self, patterns: Sequence[_Compiled]) -> None:
+        self.scan = [p for p in patterns if p.prefixes is None]
+        self.by_literal: dict[str, list[_Compiled]] = {}
+        for pattern in patterns:
+            literals: set[str] = set()
+            for prefix in pattern.prefixes or ():
+                literals.update(_as_lowered(prefix) if pattern.on_original else (prefix,))
+            for literal in sorted(literals):
+                self.by_literal.setdefault(literal, []).append(pattern)
+        self.word_starts = frozenset(self.by_literal)
+        # Case-sensitive patterns test their needles on the original text themselves.
+        self.substrings = frozenset(
+            n for p in self.scan if not p.on_original for n in p.needles or ()
+        )
+        self._scanner: LiteralScanner | None = None
+
+    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
+        """`shared` when it knows every literal of this taxonomy, else a scanner of its own."""
+        if shared is not None and shared.serves(self.substrings, self.word_starts):
+            return shared
+        if self._scanner is None:
+            self._scanner = LiteralScanner(self.substrings, self.word_starts)
+        return self._scanner
+
+    def find(self, fld: MatchField, scanned: ScannedText) -> dict[_Compiled, list[tuple[int, int]]]:
+        found: dict[_Compiled, list[tuple[int, int]]] = {}
+        by_literal = self.by_literal
+        for start, literals in scanned.starts:
+            if len(literals) == 1:
+                candidates: Sequence[_Compiled] = by_literal.get(literals[0], ())
+            else:  # "gpu" and "gpus" both begin here: each pattern is tried once
+                unique: dict[int, _Compiled] = {}
+                for literal in literals:
+                    unique.update((id(p), p) for p in by_literal.get(literal, ()))
+                candidates = list(unique.values())
+            for pattern in candidates:
+                text = fld.original if pattern.on_original else fld.lower
+                if start and text[start - 1].isalnum():
+                    continue
+                match = pattern.regex.match(text, start)
+                if match and _at_word_edges(text, start, match.end()):
+                    found.setdefault(pattern, []).append((start, match.end()))
+        for pattern in self.scan:
+            if pattern.on_original:
+                text = fld.original
+                if pattern.needles is not None and not any(n in text for n in pattern.needles):
+                    continue
+            else:
+                text = fld.lower
+                if pattern.needles is not None and not any(
+                    n in scanned.present for n in pattern.needles
+                ):
+                    continue
+            spans = [
+                m.span()
+                for m in pattern.regex.finditer(text)
+                if _at_word_edges(text, m.start(), m.end())
+            ]
+            if spans:
+                found[pattern] = spans
+        return found
+
+
+def _as_lowered(prefix: str) -> set[str]:
+    """How a case-sensitive prefix reads in the lower-cased text (`_lower_same_length`): each
+    character lower-cased when that keeps one character, else kept. Only a capital sigma
+    lower-cases by context (final or not), so the prefix is cut before one; a prefix that
+    starts with it stands for both small sigmas. The scan may then find a few more places
+    than the prefix itself (the match on the original text decides), never fewer."""
+    out: list[str] = []
+    for char in prefix:
+        if char == "\u03a3":
+            break
+        lowered = char.lower()
+        out.append(lowered if len(lowered) == 1 else char)
+    return {"".join(out)} if out else {"\u03c3", "\u03c2"}
+
+
+class CompiledTopic:
+    def __init__(self, topic: TopicDef) -> None:
+        self.id = topic.id
+        self.threshold = topic.threshold
+        self.requires = tuple(topic.requires)
+        self.patterns = [_compile(p, p.weight, i, p.kinds) for i, p in enumerate(topic.patterns)]
+        self.negatives = [_compile(n, 0.0, i) for i, n in enumerate(topic.negatives)]
+
+    def hits(
+        self, found: Sequence[tuple[MatchField, dict[_Compiled, list[tuple[int, int]]]]]
+    ) -> list[Hit]:
+        accepted: list[Hit] = []
+        for fld, spans in found:
+            candidates = [Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
+            if not candidates:
+                continue
+            # Which characters are covered is kept as a byte per character, so each overlap
+            # test costs the hit's length, not the number of spans seen so far: a long text
+            # repeating one keyword stays linear (it was quadratic: 68 s for 460 kB).
+            size = len(fld.lower)
+            blocked = Coverage(size)
+            for neg in self.negatives:
+                for start, end in spans.get(neg, ()):
+                    blocked.cover(start, end)
+            if blocked:
+                candidates = [h for h in candidates if not blocked.overlaps(h.start, h.end)]
+            # The strongest, then the longest, match explains a stretch of text: "CUDA kernel"
+            # is one piece of evidence, not "CUDA kernel" plus "kernel".
+            candidates.sort(key=lambda h: (-h.pattern.weight, h.start - h.end, h.start))
+            taken: list[Hit] = []
+            covered = Coverage(size)
+            for hit in candidates:
+                if not covered.overlaps(hit.start, hit.end):
+                    covered.cover(hit.start, hit.end)
+                    taken.append(hit)
+            accepted.extend(sorted(taken, key=lambda h: h.start))
+        return accepted
+
+    def unmet(self, hits: Sequence[Hit]) -> list[str]:
+        """The required kinds of evidence that no hit shows."""
+        shown = {kind for hit in hits for kind in hit.pattern.kinds}
+        return [kind for kind in self.requires if kind not in shown]
+
+    def score(self, hits: Sequence[Hit], scoring: Scoring) -> float:
+        by_pattern: dict[int, list[Hit]] = {}
+        for hit in hits:
+            by_pattern.setdefault(hit.pattern.index, []).append(hit)
+        total = 0.0
+        for group in by_pattern.values():
+            weight = group[0].pattern.weight
+            repeats = min(len(group) - 1, scoring.max_repeats)
+            total += weight * max(h.field.weight for h in group)
+            total += weight * scoring.repeat_share * repeats
+        return total

@@ -1,0 +1,166 @@
+"""The effective taxonomy: the packaged `data/taxonomy.yaml` merged with the user's
+`<config_dir>/taxonomy.yaml`, compiled once for matching, with a fingerprint of what it holds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from digest_tui.enrich.topics.matching import CompiledTopic, PatternIndex
+from digest_tui.enrich.topics.schema import (
+    Scoring,
+    TopicDef,
+    TopicOverride,
+    _PackagedFile,
+    _Strict,
+    _UserFile,
+)
+from digest_tui.errors import TaxonomyError
+
+TAXONOMY_FILE = "taxonomy.yaml"
+# Part of the fingerprint: bump when a change to this module changes results for the same data.
+CLASSIFIER_VERSION = "2"  # 2: topics may require kinds of evidence
+
+
+class Taxonomy:
+    """The effective taxonomy (packaged, merged with the user's file), compiled for matching."""
+
+    def __init__(
+        self, topics: Sequence[TopicDef], scoring: Scoring, sources: Sequence[Path] = ()
+    ) -> None:
+        self.topics: list[TopicDef] = list(topics)
+        self.scoring = scoring
+        self.sources: list[Path] = list(sources)
+        self.compiled = [CompiledTopic(t) for t in self.topics]
+        self.index = PatternIndex([p for t in self.compiled for p in (*t.patterns, *t.negatives)])
+        payload = {
+            "classifier": CLASSIFIER_VERSION,
+            "scoring": scoring.model_dump(mode="json"),
+            "topics": [t.model_dump(mode="json") for t in self.topics],
+        }
+        canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        self.fingerprint: str = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def literals(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The literals a `LiteralScanner` must know to serve this taxonomy: (substrings,
+        word starts)."""
+        return self.index.substrings, self.index.word_starts
+
+    @property
+    def ids(self) -> list[str]:
+        return [t.id for t in self.topics]
+
+    def topic(self, topic_id: str) -> TopicDef | None:
+        return next((t for t in self.topics if t.id == topic_id), None)
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+
+def packaged_taxonomy_text() -> tuple[str, str]:
+    """The packaged taxonomy's text and a name for it in messages."""
+    resource = resources.files("digest_tui") / "data" / TAXONOMY_FILE
+    return resource.read_text(encoding="utf-8"), str(resource)
+
+
+def load_taxonomy(config_dir: Path | None = None) -> Taxonomy:
+    """The packaged taxonomy merged with `config_dir/taxonomy.yaml` when that file exists.
+
+    Raises TaxonomyError, `FILE:LINE: field: problem`, when either file is invalid.
+    """
+    from digest_tui import yaml_files
+
+    text, name = packaged_taxonomy_text()
+    packaged_doc = yaml_files.parse(text, name, TaxonomyError)
+    packaged = _validate(_PackagedFile, packaged_doc)
+    topics = list(packaged.topics)
+    scoring = packaged.scoring
+    sources = [Path(name)]
+    if config_dir is not None:
+        user_path = Path(config_dir) / TAXONOMY_FILE
+        if user_path.is_file():
+            user_doc = yaml_files.load_file(user_path, TaxonomyError)
+            user = _validate(_UserFile, user_doc)
+            topics, scoring = _merge(topics, scoring, user, user_doc)
+            sources.append(user_path)
+    if not topics:
+        raise TaxonomyError(f"{sources[-1]}: every topic is disabled; at least one must remain")
+    return Taxonomy(topics, scoring, sources)
+
+
+def _validate(model: type[_Strict], doc: Any) -> Any:
+    from digest_tui import yaml_files
+
+    yaml_files.require_mapping(doc, TaxonomyError, "a mapping with 'topics' at the top level")
+    return yaml_files.validate(model, doc, TaxonomyError, data=doc.data or {})
+
+
+def _merge(
+    topics: list[TopicDef], scoring: Scoring, user: _UserFile, doc: Any
+) -> tuple[list[TopicDef], Scoring]:
+    from digest_tui import yaml_files
+
+    def fail(index: int, message: str, loc: tuple[str | int, ...] = ()) -> TaxonomyError:
+        problem = doc.problem(("topics", index, *loc), message)
+        return yaml_files.fail(TaxonomyError, problem)  # type: ignore[return-value]
+
+    if user.scoring is not None:
+        changes = user.scoring.model_dump(exclude_none=True)
+        scoring = scoring.model_copy(update=changes)
+    merged: dict[str, TopicDef | None] = {t.id: t for t in topics}
+    order = [t.id for t in topics]
+    seen: set[str] = set()
+    for index, entry in enumerate(user.topics):
+        if entry.id in seen:
+            raise fail(index, "the same id appears twice in this file", ("id",))
+        seen.add(entry.id)
+        base = merged.get(entry.id)
+        if not entry.enabled:
+            if entry.id not in merged:
+                raise fail(index, "enabled: false names no known topic", ("enabled",))
+            merged[entry.id] = None
+            continue
+        try:
+            if base is None:
+                if entry.id in merged:
+                    raise fail(index, "this topic was disabled earlier in the file")
+                if entry.label is None or entry.patterns is None:
+                    raise fail(index, "a new topic needs 'label' and 'patterns'")
+                merged[entry.id] = _apply(None, entry)
+                order.append(entry.id)
+            else:
+                merged[entry.id] = _apply(base, entry)
+        except ValidationError as exc:
+            raise yaml_files.validation_error(
+                exc, doc, TaxonomyError, prefix=("topics", index)
+            ) from None
+    return [t for t in (merged[i] for i in order) if t is not None], scoring
+
+
+def _apply(base: TopicDef | None, entry: TopicOverride) -> TopicDef:
+    """The topic `entry` describes: `base` with the fields `entry` gives replaced and its
+    `add_*` lists appended, re-validated as a whole (so an emptied pattern list is an error)."""
+    patterns = entry.patterns if entry.patterns is not None else (base.patterns if base else [])
+    negatives = entry.negatives if entry.negatives is not None else (base.negatives if base else [])
+    values: dict[str, Any] = {
+        "id": entry.id,
+        "label": entry.label if entry.label is not None else (base.label if base else None),
+        "description": entry.description
+        if entry.description is not None
+        else (base.description if base else ""),
+        "patterns": [p.model_dump() for p in [*patterns, *entry.add_patterns]],
+        "negatives": [n.model_dump() for n in [*negatives, *entry.add_negatives]],
+    }
+    requires = entry.requires if entry.requires is not None else (base.requires if base else [])
+    values["requires"] = list(requires)
+    threshold = entry.threshold if entry.threshold is not None else (base and base.threshold)
+    if threshold:
+        values["threshold"] = threshold
+    return TopicDef.model_validate(values)
