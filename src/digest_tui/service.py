@@ -22,10 +22,11 @@ from digest_tui.store.library import ImportReport, Library, content_hash
 
 def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
     conn = connect(ctx.paths.database)
-    library = Library(conn, enricher or Enricher(ctx.paths.config_dir))
+    enricher = enricher or Enricher(ctx.paths.config_dir)
+    library = Library(conn, enricher)
     ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
-    install_fits(conn, lambda: ctx.settings.machines, lambda: library.enricher.hardware_catalog)
+    install_fits(conn, lambda: ctx.settings.machines, lambda: enricher.hardware_catalog)
     return library
 
 

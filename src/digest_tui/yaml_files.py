@@ -90,7 +90,7 @@ def parse(
     line naming the file and the line where the parser gave up."""
     import yaml  # type: ignore[import-untyped]  # deferred: only when a data file is loaded
 
-    loader_class = loader or getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader_class: Any = loader or getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     parser = loader_class(text)
     try:
         root = parser.get_single_node()

@@ -280,7 +280,7 @@ def _scan(text: str) -> tuple[_Found, ...]:
             if joined and _is_forge_host(body):
                 tail = _trim(joined.group(1))
                 rejoined = _parse(scheme, body.rstrip("/") + "/" + tail)
-            if rejoined is not None and rejoined.kind == "repo":
+            if joined is not None and rejoined is not None and rejoined.kind == "repo":
                 end = joined.start(1) + len(tail)
                 found.append(_Found(rejoined, match.start(), end))
                 pos = end
