@@ -21,6 +21,7 @@ _COMMAND_MODULES = (
     "export_cmds",
     "sync_cmds",
     "backup_cmds",
+    "similar_cmds",
 )
 
 
