@@ -22,6 +22,7 @@ _COMMAND_MODULES = (
     "sync_cmds",
     "backup_cmds",
     "similar_cmds",
+    "artifacts_cmds",
 )
 
 
