@@ -65,3 +65,46 @@ def test_similar_unknown_id_and_bad_limit_are_one_line_errors(home, capsys):
     else:  # pragma: no cover - argparse always exits
         raise AssertionError("--limit 0 was accepted")
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_recommend_learns_from_bookmarks_and_leaves_out_bookmarked_and_read(home, capsys):
+    papers = papers_by_id(capsys)
+    moe = sorted(p["id"] for p in papers.values() if "moe" in p["topics"])
+    assert len(moe) >= 6
+    liked, read = moe[:3], moe[3]
+    assert run(capsys, "bookmark", *liked)[0] == 0
+    assert run(capsys, "read", read)[0] == 0
+    code, out, err = run(capsys, "recommend", "--limit", "8", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert len(found) == 8
+    ids = [p["id"] for p in found]
+    assert not set(ids) & {*liked, read}
+    assert sum("moe" in p["topics"] for p in found) >= 5
+    scores = [p["score"] for p in found]
+    assert scores == sorted(scores, reverse=True)
+    liked_titles = {papers[i]["title"][:40] for i in liked}
+    for paper in found:
+        assert set(paper) == set(papers[paper["id"]]) | {"score", "reason"}
+        assert paper["reason"].startswith("like '") and paper["reason"].endswith("you bookmarked")
+        assert any(title in paper["reason"] for title in liked_titles), paper["reason"]
+
+
+def test_recommend_from_a_tag_and_without_positives(home, capsys):
+    code, out, err = run(capsys, "recommend")
+    assert (code, out) == (2, "")
+    assert err.startswith("digest-tui: no bookmarked papers to learn from")
+    code, _, err = run(capsys, "recommend", "--tag", "nothing-here")
+    assert code == 2 and "no papers are tagged 'nothing-here'" in err
+
+    papers = papers_by_id(capsys)
+    serving = sorted(p["id"] for p in papers.values() if p["topics"] == ["serving"])[:4]
+    assert run(capsys, "tag", serving[0], "Later")[0] == 0
+    for ident in serving[1:]:
+        assert run(capsys, "tag", ident, "later")[0] == 0
+    code, out, err = run(capsys, "recommend", "--tag", "later", "--limit", "5")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["ID", "SCORE", "WHY"] and len(lines) == 6
+    assert not {line.split()[0] for line in lines[1:]} & set(serving)
+    assert all("you tagged later" in line or "…" in line for line in lines[1:])

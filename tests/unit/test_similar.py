@@ -162,3 +162,31 @@ def test_quality_on_the_labelled_splits_meets_the_target():
     report = similar_quality(library, rows)
     assert report["papers"] >= 140
     assert report["share_top3_sharing_a_topic"] >= 0.75
+
+
+def test_recommend_centroid_recovers_half_a_topic_from_the_other_half():
+    from digest_tui.similar.evaluate import recommend_quality
+
+    labelled = load_labelled(
+        ROOT / "fixtures" / "eval" / "topics.yaml",
+        sorted(DIGESTS.glob("*.txt")),
+        ROOT / "fixtures" / "eval" / "topics_test.yaml",
+    )
+    library = Library(connect(":memory:"))
+    report = recommend_quality(library, import_labelled(library, labelled))
+    assert set(report["per_topic"]) == {"kernels", "moe", "serving", "training-parallelism"}
+    assert report["mean_precision_at_10"] >= 0.7
+    assert all(t["precision_at_10"] >= 0.5 for t in report["per_topic"].values())
+
+
+def test_recommend_excludes_positives_and_the_excluded_and_names_the_closest(library):
+    from digest_tui.similar.recommend import centroid, recommend
+
+    rows = add(library, MOE, MOE2, KV, KV2, GEMM, ("MoE token routing", "Experts routing."))
+    found = recommend(library.conn, [rows[MOE[0]], rows[KV[0]]], limit=10, exclude=[rows[KV2[0]]])
+    ids = [f.rowid for f in found]
+    assert not set(ids) & {rows[MOE[0]], rows[KV[0]], rows[KV2[0]]}
+    assert ids[0] in {rows[MOE2[0]], rows["MoE token routing"]}
+    assert found[0].like[0] == rows[MOE[0]]
+    assert recommend(library.conn, [], limit=5) == []
+    assert centroid([]) == []

@@ -25,6 +25,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_format(p, ("table", "json", "jsonl"), "table")
     p.set_defaults(func=cmd_similar)
 
+    p = sub.add_parser(
+        "recommend",
+        help="papers like the ones you bookmarked (or tagged)",
+        description="Rank papers by how much they resemble your bookmarked papers (or those "
+        "with --tag T): the centroid of their TF-IDF vectors against every other paper. "
+        "Bookmarked/tagged and read papers are left out; each result names the papers it "
+        "is most like.",
+    )
+    p.add_argument("--tag", help="learn from the papers with this tag instead of bookmarks")
+    p.add_argument("--limit", type=_positive, default=10, help="at most N papers (default 10)")
+    add_format(p, ("table", "json", "jsonl"), "table")
+    p.set_defaults(func=cmd_recommend)
+
 
 def _positive(text: str) -> int:
     try:
@@ -52,6 +65,52 @@ def cmd_similar(ctx: AppContext, args: argparse.Namespace) -> int:
         )
         return 0
     _print_ranked(ctx, library, [(f.rowid, f.score, f.reason) for f in found], args.format)
+    return 0
+
+
+def cmd_recommend(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.commands.common import open_for_command
+    from digest_tui.errors import CommandError
+    from digest_tui.similar.recommend import recommend
+    from digest_tui.store.query import PaperQuery
+    from digest_tui.textsafe import one_line
+
+    library = open_for_command(ctx)
+    if args.tag:
+        positives = [r.rowid for r in library.list_rows(PaperQuery(tag=args.tag))]
+        what = f"you tagged {args.tag.strip().lower()}"
+        if not positives:
+            raise CommandError(f"no papers are tagged {args.tag!r}: nothing to learn from")
+    else:
+        positives = [r.rowid for r in library.list_rows(PaperQuery(bookmarked=True))]
+        what = "you bookmarked"
+        if not positives:
+            raise CommandError(
+                "no bookmarked papers to learn from: bookmark some (digest-tui bookmark ID) "
+                "or use --tag T"
+            )
+    read = [r.rowid for r in library.list_rows(PaperQuery(read=True))]
+    found = recommend(library.conn, positives, limit=args.limit, exclude=read)
+    liked = sorted({rowid for f in found for rowid in f.like})
+    titles = {
+        r[0]: r[1]
+        for r in library.conn.execute(
+            f"SELECT rowid, title FROM papers WHERE rowid IN ({','.join('?' * len(liked))})",
+            liked,
+        )
+    }
+
+    def reason(like: tuple[int, ...]) -> str:
+        names = [one_line(titles[r], 60) for r in like if r in titles]
+        if not names:
+            return f"near the papers {what}"
+        quoted = " and ".join(f"'{name}'" for name in names)
+        return f"like {quoted} {what}"
+
+    if not found and args.format == "table":
+        print("nothing to recommend: no other paper shares a word with them", file=sys.stderr)
+        return 0
+    _print_ranked(ctx, library, [(f.rowid, f.score, reason(f.like)) for f in found], args.format)
     return 0
 
 
