@@ -8,10 +8,11 @@ papers that share a term with the query, in C.
 
 Incremental: triggers on `papers` (migration 005) mark papers that come, change or go in
 `similar_dirty`; `refresh()` rebuilds only those, skipping a paper whose text fingerprint did
-not change. Document frequencies are read from the full-text index (`similar_vocab`). Stored
-weights use the idf of the day they were computed; when the library has grown or shrunk by
-more than REWEIGHT_FACTOR since the last full pass (or the algorithm VERSION changed), every
-vector is recomputed once, so the rebuilds cost O(N) amortised and never happen on every call.
+not change. Document frequencies are read from the full-text index (`similar_vocab`) in a full
+pass and kept in `similar_terms`; vectors built between full passes use those, so every stored
+weight shares one idf. When the library has grown or shrunk by more than REWEIGHT_FACTOR since
+the last full pass (or the algorithm VERSION changed), every vector is recomputed once, so the
+rebuilds cost O(N) amortised and never happen on every call.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ from digest_tui.store.db import transaction
 VERSION = "1"
 TERMS_PER_PAPER = 64
 REWEIGHT_FACTOR = 1.25
-# Above this many papers to (re)build, reading the whole vocabulary once beats a lookup a term.
-_BULK_VOCAB = 2_000
 _BATCH = 500
 
 Vector = list[tuple[int, float]]  # (term_id, weight), strongest first, unit length
@@ -56,7 +55,7 @@ class SimilarIndex:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self._term_ids: dict[str, int] = {}
+        self._terms: dict[str, tuple[int, int]] = {}  # term -> (term_id, df)
         self._term_names: dict[int, str] = {}
 
     # ---- keeping it current ---------------------------------------------------------------
@@ -105,12 +104,12 @@ class SimilarIndex:
         conn.execute("DELETE FROM similar_docs")
         conn.execute("DELETE FROM similar_dirty")
         total = self._paper_count()
-        df = self._all_document_frequencies()
+        self._snapshot_document_frequencies()
         built = 0
         cursor = conn.execute("SELECT rowid, title, abstract, keywords FROM papers")
         while batch := cursor.fetchmany(_BATCH):
             for rowid, title, abstract, keywords in batch:
-                vector = self._vector(title, abstract, keywords, total, df)
+                vector = self._vector(title, abstract, keywords, total)
                 self._store(rowid, _fingerprint(title, abstract, keywords), vector, [])
                 built += 1
         self._set_meta("similar_version", VERSION)
@@ -119,10 +118,8 @@ class SimilarIndex:
 
     def _rebuild(self, rowids: Sequence[int]) -> RefreshReport:
         conn = self.conn
-        total = self._paper_count()
-        df: dict[str, int] | None = (
-            self._all_document_frequencies() if len(rowids) > _BULK_VOCAB else None
-        )
+        # The library size of the last full pass goes with its document frequencies.
+        total = int(self._meta("similar_papers") or self._paper_count())
         built = unchanged = dropped = 0
         for chunk in _chunks(rowids, _BATCH):
             marks = ",".join("?" * len(chunk))
@@ -155,7 +152,7 @@ class SimilarIndex:
                 if fp == old_fp:
                     unchanged += 1
                     continue
-                vector = self._vector(title, abstract, keywords, total, df)
+                vector = self._vector(title, abstract, keywords, total)
                 self._store(rowid, fp, vector, old_ids)
                 built += 1
         return RefreshReport(built=built, unchanged=unchanged, dropped=dropped)
@@ -178,54 +175,49 @@ class SimilarIndex:
             [(term_id, rowid, weight) for term_id, weight in vector],
         )
 
-    def _vector(
-        self,
-        title: str,
-        abstract: str,
-        keywords_json: str,
-        total: int,
-        df: dict[str, int] | None,
-    ) -> Vector:
+    def _vector(self, title: str, abstract: str, keywords_json: str, total: int) -> Vector:
         counts = term_counts(title, abstract or "", _keywords(keywords_json))
-        frequencies = df if df is not None else self._document_frequencies(counts)
         weighted = []
         for term, count in counts.items():
-            # A keyword word may be in no indexed column (keywords are not full-text indexed):
-            # it then counts as held by one paper, this one.
-            idf = math.log((total + 1) / (max(frequencies.get(term, 0), 1) + 0.5))
+            term_id, df = self._term(term)
+            # A term new since the last full pass, or only in keywords (which are not
+            # full-text indexed), counts as held by one paper: this one.
+            idf = math.log((total + 1) / (max(df, 1) + 0.5))
             if idf > 0:
-                weighted.append(((1.0 + math.log(count)) * idf, term))
-        weighted.sort(reverse=True)
+                weighted.append(((1.0 + math.log(count)) * idf, term_id))
+        weighted.sort(key=lambda item: (-item[0], item[1]))
         top = weighted[:TERMS_PER_PAPER]
         norm = math.sqrt(sum(w * w for w, _ in top)) or 1.0
-        return [(self._term_id(term), w / norm) for w, term in top]
+        return [(term_id, w / norm) for w, term_id in top]
 
-    def _all_document_frequencies(self) -> dict[str, int]:
-        return {t: int(d) for t, d in self.conn.execute("SELECT term, doc FROM similar_vocab")}
+    def _snapshot_document_frequencies(self) -> None:
+        """Copy every term's document frequency from the full-text index into similar_terms."""
+        conn = self.conn
+        conn.execute("UPDATE similar_terms SET df = 0")
+        conn.executemany(
+            "INSERT INTO similar_terms (term, df) VALUES (?, ?) "
+            "ON CONFLICT (term) DO UPDATE SET df = excluded.df",
+            conn.execute("SELECT term, doc FROM similar_vocab").fetchall(),
+        )
+        self._terms = {
+            term: (int(term_id), int(df))
+            for term_id, term, df in conn.execute("SELECT term_id, term, df FROM similar_terms")
+        }
 
-    def _document_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for term in terms:
+    def _term(self, term: str) -> tuple[int, int]:
+        """(term_id, document frequency at the last full pass), adding a new term."""
+        known = self._terms.get(term)
+        if known is None:
             row = self.conn.execute(
-                "SELECT doc FROM similar_vocab WHERE term = ?", (term,)
-            ).fetchone()
-            if row is not None:
-                found[term] = int(row[0])
-        return found
-
-    def _term_id(self, term: str) -> int:
-        term_id = self._term_ids.get(term)
-        if term_id is None:
-            row = self.conn.execute(
-                "SELECT term_id FROM similar_terms WHERE term = ?", (term,)
+                "SELECT term_id, df FROM similar_terms WHERE term = ?", (term,)
             ).fetchone()
             if row is None:
                 cursor = self.conn.execute("INSERT INTO similar_terms (term) VALUES (?)", (term,))
-                term_id = int(cursor.lastrowid or 0)
+                known = (int(cursor.lastrowid or 0), 0)
             else:
-                term_id = int(row[0])
-            self._term_ids[term] = term_id
-        return term_id
+                known = (int(row[0]), int(row[1]))
+            self._terms[term] = known
+        return known
 
     # ---- reading --------------------------------------------------------------------------
 

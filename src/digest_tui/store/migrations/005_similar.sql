@@ -13,9 +13,13 @@ CREATE TABLE similar_docs (
     terms       TEXT NOT NULL     -- JSON [[term_id, weight], ...], strongest first
 );
 
+-- Every term with its document frequency as of the last full pass: vectors built since then
+-- use these, so all stored weights share one idf (reading df from similar_vocab costs a scan of
+-- the term's whole doclist, ~1 ms for a common word at 100,000 papers).
 CREATE TABLE similar_terms (
     term_id INTEGER PRIMARY KEY,
-    term    TEXT NOT NULL UNIQUE
+    term    TEXT NOT NULL UNIQUE,
+    df      INTEGER NOT NULL DEFAULT 0
 );
 
 -- The inverted index: which papers carry a term, and how strongly.
