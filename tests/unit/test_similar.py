@@ -190,3 +190,29 @@ def test_recommend_excludes_positives_and_the_excluded_and_names_the_closest(lib
     assert found[0].like[0] == rows[MOE[0]]
     assert recommend(library.conn, [], limit=5) == []
     assert centroid([]) == []
+
+
+def test_terms_held_by_most_papers_do_not_drive_the_search(library, monkeypatch):
+    monkeypatch.setattr(index_module, "COMMON_FLOOR", 0)
+    monkeypatch.setattr(index_module, "COMMON_SHARE", 0.5)
+    monkeypatch.setattr(index_module, "MIN_QUERY_TERMS", 1)
+    rows = add(
+        library,
+        ("Ubiquitous alpha", "ubiquitous"),
+        ("Ubiquitous beta", "ubiquitous"),
+        ("Ubiquitous gamma", "ubiquitous"),
+        ("Alpha only", "alpha"),
+    )
+    found = similar_to(library.conn, rows["Ubiquitous alpha"], 5)
+    # 'ubiquitous' is in 3 of 4 papers (> half): only 'alpha' searches, so the papers sharing
+    # nothing but 'ubiquitous' are not candidates; the score is still the whole cosine.
+    assert [f.rowid for f in found] == [rows["Alpha only"]]
+    assert found[0].score == pytest.approx(
+        index_module.cosine(
+            SimilarIndex(library.conn).vector(rows["Ubiquitous alpha"]) or [],
+            SimilarIndex(library.conn).vector(rows["Alpha only"]) or [],
+        ),
+        abs=1e-4,
+    )
+    monkeypatch.setattr(index_module, "MIN_QUERY_TERMS", 2)  # too few left: common ones return
+    assert len(similar_to(library.conn, rows["Ubiquitous alpha"], 5)) == 3

@@ -5,11 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from digest_tui.similar.index import SimilarIndex
-
-# The query is the paper's strongest terms only: the weaker ones change the order little and
-# each one adds its whole postings list to the work.
-QUERY_TERMS = 64
+from digest_tui.similar.index import SimilarIndex, cosine
 
 
 @dataclass(frozen=True)
@@ -37,13 +33,16 @@ def similar_to(conn: sqlite3.Connection, rowid: int, limit: int = 10) -> list[Si
     query = index.vector(rowid)
     if not query:
         return []
-    hits = index.nearest(query[:QUERY_TERMS], limit, exclude=(rowid,))
+    # Candidates are found with the paper's less common terms only (index.COMMON_SHARE); the
+    # score shown, and the order, are the cosine of the whole vectors.
+    hits = index.nearest(index.without_common_terms(query), limit, exclude=(rowid,))
     vectors = index.vectors(h.rowid for h in hits)
-    return [
+    found = [
         SimilarPaper(
             hit.rowid,
-            round(hit.score, 4),
+            round(cosine(query, vectors.get(hit.rowid, [])), 4),
             tuple(index.shared_terms(query, vectors.get(hit.rowid, []))),
         )
         for hit in hits
     ]
+    return sorted(found, key=lambda f: (-f.score, f.rowid))

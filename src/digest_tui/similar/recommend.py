@@ -57,7 +57,9 @@ def recommend(
     query = centroid(positive_vectors.values())
     if not query:
         return []
-    hits = index.nearest(query, limit, exclude=set(positives) | set(exclude))
+    hits = index.nearest(
+        index.without_common_terms(query), limit, exclude=set(positives) | set(exclude)
+    )
     found_vectors = index.vectors(h.rowid for h in hits)
     results = []
     for hit in hits:
@@ -67,5 +69,6 @@ def recommend(
             key=lambda item: (-item[0], item[1]),
         )
         like = tuple(rowid for score, rowid in closest[:EXPLAIN_WITH] if score > 0)
-        results.append(Recommendation(hit.rowid, round(hit.score, 4), like))
-    return results
+        # The score is the cosine with the whole centroid, whichever terms found the paper.
+        results.append(Recommendation(hit.rowid, round(cosine(query, vector), 4), like))
+    return sorted(results, key=lambda r: (-r.score, r.rowid))
