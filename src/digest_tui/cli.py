@@ -21,6 +21,8 @@ _COMMAND_MODULES = (
     "export_cmds",
     "sync_cmds",
     "backup_cmds",
+    "similar_cmds",
+    "artifacts_cmds",
 )
 
 

@@ -1,0 +1,82 @@
+"""`artifacts`: Hugging Face Hub models, datasets and Spaces citing a paper (docs/artifacts.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from digest_tui.commands.common import add_format
+from digest_tui.config import AppContext
+from digest_tui.errors import CommandError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "artifacts",
+        help="Hub models, datasets and Spaces citing a paper",
+        description="List the Hugging Face Hub repos (models, datasets, Spaces) that cite a "
+        "paper's arXiv id, most liked first. Answers are cached for a day; with --offline "
+        "only cached answers are used.",
+        epilog="The Hub host is $HF_ENDPOINT (default https://huggingface.co). Exit status 2 "
+        "when the paper has no arXiv id, 1 when the Hub can be reached neither online nor "
+        "from the cache.",
+    )
+    p.add_argument("id", help="paper id, arXiv id, former id, or a unique id prefix")
+    add_format(p, ("json", "table"), "json")
+    p.add_argument(
+        "--offline", action="store_true", help="use cached answers only; never touch the network"
+    )
+    p.add_argument(
+        "--refresh", action="store_true", help="ask the Hub again even for a fresh cached answer"
+    )
+    p.set_defaults(func=cmd_artifacts)
+
+
+def cmd_artifacts(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.commands.common import open_for_command, resolve_or_fail, write_json
+    from digest_tui.errors import FetchError
+    from digest_tui.ids import normalize_arxiv_id
+    from digest_tui.sources.hf_artifacts import fetch_artifacts
+    from digest_tui.textsafe import printable
+
+    library = open_for_command(ctx)
+    row = resolve_or_fail(library, args.id)
+    arxiv_id = normalize_arxiv_id(row["arxiv_id"] or "")
+    if arxiv_id is None:
+        raise CommandError(
+            f"{printable(row['id'])}: no arXiv id is known for this paper, and the Hub links "
+            "repos to papers by arXiv id"
+        )
+    try:
+        found = fetch_artifacts(
+            arxiv_id, cache_dir=ctx.paths.cache_dir, offline=args.offline, refresh=args.refresh
+        )
+    except ValueError as exc:  # a malformed HF_ENDPOINT
+        raise CommandError(str(exc)) from None
+    except FetchError as exc:
+        hint = "" if args.offline else "; answers fetched before are used with --offline"
+        raise CommandError(f"{exc}{hint}", exit_status=1) from None
+    for note in found.notes:
+        print(f"warning: {note}", file=sys.stderr)
+    if args.format == "json":
+        write_json(found.to_json())
+        return 0
+    _print_table(found)
+    return 0
+
+
+def _print_table(found) -> None:  # type: ignore[no-untyped-def]
+    from digest_tui.commands.common import write_table
+
+    def number(value: int | None) -> str:
+        return "" if value is None else f"{value:,}"
+
+    rows = [
+        [kind.rstrip("s"), number(a.likes), number(a.downloads), a.url]
+        for kind in ("models", "datasets", "spaces")
+        for a in getattr(found, kind)
+    ]
+    if not rows:
+        print(f"no Hub models, datasets or Spaces cite arXiv {found.arxiv_id}")
+        return
+    write_table(rows, ["KIND", "LIKES", "DOWNLOADS", "URL"])

@@ -1,0 +1,110 @@
+"""`digest-tui similar` and `recommend` on the sample library of a fresh DIGEST_TUI_HOME."""
+
+from __future__ import annotations
+
+import json
+
+from digest_tui.cli import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def papers_by_id(capsys) -> dict[str, dict]:
+    code, out, err = run(capsys, "papers", "--format", "json")
+    assert code == 0, err
+    return {p["id"]: p for p in json.loads(out)}
+
+
+def test_similar_prints_paper_objects_with_score_and_reason(home, capsys):
+    papers = papers_by_id(capsys)
+    flash = next(p for p in papers.values() if p["title"].startswith("FlashMoE"))
+    code, out, err = run(capsys, "similar", flash["id"][:12], "--limit", "5", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert len(found) == 5
+    assert flash["id"] not in {p["id"] for p in found}
+    scores = [p["score"] for p in found]
+    assert scores == sorted(scores, reverse=True) and all(0 < s <= 1 for s in scores)
+    for paper in found:
+        # Exactly the object `papers --format json` prints, plus score and reason.
+        assert set(paper) == set(papers[paper["id"]]) | {"score", "reason"}
+        assert {k: v for k, v in paper.items() if k not in ("score", "reason")} == (
+            papers[paper["id"]]
+        )
+        assert paper["reason"].startswith("shares ")
+    assert sum("moe" in p["topics"] for p in found) >= 3
+
+    code, out, _ = run(capsys, "similar", flash["id"], "--limit", "2", "--format", "jsonl")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [p["id"] for p in lines] == [p["id"] for p in found[:2]]
+
+
+def test_similar_table(home, capsys):
+    papers = papers_by_id(capsys)
+    paper = next(iter(papers.values()))
+    code, out, err = run(capsys, "similar", paper["id"], "--limit", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:4] == ["ID", "SCORE", "WHY", "TITLE"]
+    assert len(lines) == 4
+    assert all(line.split()[0] in papers for line in lines[1:])
+
+
+def test_similar_unknown_id_and_bad_limit_are_one_line_errors(home, capsys):
+    code, out, err = run(capsys, "similar", "no-such-paper")
+    assert code == 2 and out == ""
+    assert err.startswith("digest-tui: no paper with id 'no-such-paper'")
+    try:
+        main(["similar", "x", "--limit", "0"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:  # pragma: no cover - argparse always exits
+        raise AssertionError("--limit 0 was accepted")
+    assert "at least 1" in capsys.readouterr().err
+
+
+def test_recommend_learns_from_bookmarks_and_leaves_out_bookmarked_and_read(home, capsys):
+    papers = papers_by_id(capsys)
+    moe = sorted(p["id"] for p in papers.values() if "moe" in p["topics"])
+    assert len(moe) >= 6
+    liked, read = moe[:3], moe[3]
+    assert run(capsys, "bookmark", *liked)[0] == 0
+    assert run(capsys, "read", read)[0] == 0
+    code, out, err = run(capsys, "recommend", "--limit", "8", "--format", "json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert len(found) == 8
+    ids = [p["id"] for p in found]
+    assert not set(ids) & {*liked, read}
+    assert sum("moe" in p["topics"] for p in found) >= 5
+    scores = [p["score"] for p in found]
+    assert scores == sorted(scores, reverse=True)
+    liked_titles = {papers[i]["title"][:40] for i in liked}
+    for paper in found:
+        assert set(paper) == set(papers[paper["id"]]) | {"score", "reason"}
+        assert paper["reason"].startswith("like '") and paper["reason"].endswith("you bookmarked")
+        assert any(title in paper["reason"] for title in liked_titles), paper["reason"]
+
+
+def test_recommend_from_a_tag_and_without_positives(home, capsys):
+    code, out, err = run(capsys, "recommend")
+    assert (code, out) == (2, "")
+    assert err.startswith("digest-tui: no bookmarked papers to learn from")
+    code, _, err = run(capsys, "recommend", "--tag", "nothing-here")
+    assert code == 2 and "no papers are tagged 'nothing-here'" in err
+
+    papers = papers_by_id(capsys)
+    serving = sorted(p["id"] for p in papers.values() if p["topics"] == ["serving"])[:4]
+    assert run(capsys, "tag", serving[0], "Later")[0] == 0
+    for ident in serving[1:]:
+        assert run(capsys, "tag", ident, "later")[0] == 0
+    code, out, err = run(capsys, "recommend", "--tag", "later", "--limit", "5")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["ID", "SCORE", "WHY"] and len(lines) == 6
+    assert not {line.split()[0] for line in lines[1:]} & set(serving)
+    assert all("you tagged later" in line or "…" in line for line in lines[1:])
