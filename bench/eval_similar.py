@@ -3,7 +3,7 @@
     .venv/bin/python bench/eval_similar.py [--json] [--worst]
 
 The library is every labelled paper (development split, text from fixtures/digests/; test
-split, with its own abstracts), in memory. Figures (logic in digest_tui.similar.evaluate):
+split, with its own abstracts), in memory. Figures (logic in bench/evaluation/similar_eval.py):
 - similar: share of the top 3 similar papers that share a topic, over papers with a topic
   (target >= 0.75);
 - recommend: per topic, half its papers as positives; precision@10 on the other half.
@@ -19,15 +19,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # runnable from a checkout without installing
+sys.path.insert(0, str(ROOT / "bench"))  # the evaluation package beside this script
 
-from digest_tui.similar.evaluate import (  # noqa: E402
+from digest_tui.store.db import connect  # noqa: E402
+from digest_tui.store.library import Library  # noqa: E402
+from evaluation.similar_eval import (  # noqa: E402
     import_labelled,
     load_labelled,
     recommend_quality,
     similar_quality,
 )
-from digest_tui.store.db import connect  # noqa: E402
-from digest_tui.store.library import Library  # noqa: E402
 
 DIGESTS = ROOT / "fixtures" / "digests"
 LABELS = ROOT / "fixtures" / "eval" / "topics.yaml"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,6 @@ import pytest
 from digest_tui.ids import paper_id
 from digest_tui.models import Digest, Paper, ParsedDigest
 from digest_tui.similar import index as index_module
-from digest_tui.similar.evaluate import import_labelled, load_labelled, similar_quality
 from digest_tui.similar.find import similar_to
 from digest_tui.similar.index import SimilarIndex
 from digest_tui.similar.terms import term_counts, tokens
@@ -18,6 +18,16 @@ from digest_tui.store.db import connect
 from digest_tui.store.library import Library
 from tests.conftest import ALL_SEEDS, DIGESTS, ROOT
 from tests.unit.test_store import import_seed
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))  # bench/evaluation: the evaluation code lives beside the scripts
+
+from evaluation.similar_eval import (  # noqa: E402
+    import_labelled,
+    load_labelled,
+    recommend_quality,
+    similar_quality,
+)
 
 
 @pytest.fixture
@@ -165,7 +175,6 @@ def test_quality_on_the_labelled_splits_meets_the_target():
 
 
 def test_recommend_centroid_recovers_half_a_topic_from_the_other_half():
-    from digest_tui.similar.evaluate import recommend_quality
 
     labelled = load_labelled(
         ROOT / "fixtures" / "eval" / "topics.yaml",

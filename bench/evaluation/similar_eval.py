@@ -44,7 +44,7 @@ def load_labelled(
     dev_labels: Path, digests: Iterable[Path], test_split: Path | None = None
 ) -> list[Labelled]:
     """Every labelled paper with its text; a labelled title missing from the digests is skipped."""
-    from digest_tui.enrich.topic_eval import _read_label_file, read_digest_papers
+    from evaluation.topic_eval import _read_label_file, read_digest_papers
 
     texts = read_digest_papers(digests)
     found: list[Labelled] = []
