@@ -10,6 +10,7 @@ from pathlib import Path
 from digest_tui.commands.common import (
     add_format,
     open_for_command,
+    plural,
     resolve_or_fail,
     write_json,
     write_jsonl,
@@ -18,7 +19,7 @@ from digest_tui.commands.common import (
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 from digest_tui.store.query import PaperQuery
-from digest_tui.textsafe import printable
+from digest_tui.textsafe import one_line, printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -105,11 +106,14 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(
-        f"imported {len(args.paths) - len(report.failed)} of {len(args.paths)} files: "
-        f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged papers"
+        f"imported {len(args.paths) - len(report.failed)} of {plural(len(args.paths), 'file')}: "
+        f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged "
+        f"{'paper' if report.new + report.updated + report.unchanged == 1 else 'papers'}"
     )
     if report.failed:
-        raise CommandError(f"{len(report.failed)} file(s) could not be imported", exit_status=1)
+        raise CommandError(
+            f"{plural(len(report.failed), 'file')} could not be imported", exit_status=1
+        )
     return 0
 
 
@@ -124,9 +128,11 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         print(f"warning: search: {problem}", file=sys.stderr)
     rows = library.rows(query)
     if args.format == "table":
+        # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.
+        short = library.short_ids([r["id"] for r in rows])
         table = [
             [
-                r["id"],
+                short[r["id"]],
                 r["published"] or "",
                 str(r["upvotes"] if r["upvotes"] is not None else ""),
                 "code" if r["has_code"] else "",
@@ -135,7 +141,9 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
             ]
             for r in rows
         ]
-        write_table(table, ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"])
+        # At 80 columns the topics give way (cut with "…") before the title does.
+        headers = ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"]
+        write_table(table, headers, shrink={4: 9}, last_min=28)
     elif args.format == "json":
         write_json([paper_json(library, r, ctx.settings.machines) for r in rows])
     else:
@@ -165,8 +173,10 @@ def render_text(paper: dict) -> str:
         lines.append(f"upvotes:   {paper['upvotes']}")
     if paper.get("organization_name"):
         lines.append(f"org:       {p(paper['organization_name'])}")
+    if paper.get("authors"):
+        lines.append(f"authors:   {one_line(', '.join(paper['authors']), 200)}")
     elif paper.get("authors_count"):
-        lines.append(f"authors:   {paper['authors_count']}")
+        lines.append(f"authors:   {plural(paper['authors_count'], 'author')}")
     lines.append(f"topics:    {', '.join(paper['topics']) or 'other'}")
     for topic, evidence in paper["topic_evidence"].items():
         phrases = ", ".join(sorted({p(e["phrase"]) for e in evidence}))
@@ -202,7 +212,7 @@ def render_text(paper: dict) -> str:
         lines.append("note:      " + p(paper["note"]).replace("\n", "\n           "))
     if paper.get("note_conflicts"):
         lines.append(
-            f"           ({len(paper['note_conflicts'])} conflicting version(s): "
+            f"           ({plural(len(paper['note_conflicts']), 'conflicting version')}: "
             f"digest-tui note {p(paper['id'])} --show)"
         )
     lines.append(f"digests:   {', '.join(paper['digests'])}")

@@ -503,16 +503,38 @@ class Library:
         return Paper.model_validate(data)
 
     def resolve(self, ident: str) -> sqlite3.Row | None:
-        """Find a paper by id, former id, arXiv id, or a unique id prefix."""
+        """Find a paper by id, former id, arXiv id, or a unique id prefix; None when no
+        paper or several papers match (`resolve_candidates` tells which)."""
+        found = self.resolve_candidates(ident, limit=2)
+        return found[0] if len(found) == 1 else None
+
+    def resolve_candidates(self, ident: str, limit: int = 10) -> list[sqlite3.Row]:
+        """The papers `ident` may name: the one it names exactly (id, former id, arXiv id),
+        else those whose id or a former id starts with it (case-insensitively), at most
+        `limit`, by id. More than one is an ambiguous prefix."""
         ident = ident.strip()
+        if not ident:
+            return []
         row = self._find_exact(ident, normalize_arxiv_id(ident))
         if row is not None:
-            return row
-        escaped = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        matches = self.conn.execute(
-            "SELECT * FROM papers WHERE id LIKE ? ESCAPE '\\' LIMIT 2", (escaped + "%",)
+            return [row]
+        pattern = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return self.conn.execute(
+            "SELECT * FROM papers WHERE id IN ("
+            "SELECT id FROM papers WHERE id LIKE ?1 ESCAPE '\\' "
+            "UNION SELECT paper_id FROM paper_aliases WHERE alias LIKE ?1 ESCAPE '\\') "
+            "ORDER BY id LIMIT ?2",
+            (pattern, limit),
         ).fetchall()
-        return matches[0] if len(matches) == 1 else None
+
+    def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        """id -> the shortest prefix naming only that paper (store/short_ids.py)."""
+        from digest_tui.store.short_ids import shortest_prefixes
+
+        names = self.conn.execute(
+            "SELECT id, id FROM papers UNION ALL SELECT alias, paper_id FROM paper_aliases"
+        ).fetchall()
+        return shortest_prefixes(((r[0], r[1]) for r in names), ids)
 
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
         sql, params = build_select(

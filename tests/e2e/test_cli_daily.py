@@ -1,0 +1,173 @@
+"""The CLI for everyday use: tables that fit the terminal, short ids that can be typed back,
+ambiguous prefixes that say which papers they start, and counts in correct English."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from digest_tui.cli import main
+from digest_tui.ids import normalize_arxiv_id
+from digest_tui.store.short_ids import MIN_SLUG_PREFIX, shortest_prefixes
+from tests.conftest import SEED_DEC10
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def table(capsys, monkeypatch, columns: int, *args: str) -> list[str]:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, err = run(capsys, "papers", *args)
+    assert code == 0, err
+    return out.splitlines()
+
+
+def open_library():  # type: ignore[no-untyped-def]
+    from digest_tui.config import AppContext
+    from digest_tui.service import open_library
+
+    return open_library(AppContext())
+
+
+# ---- 1. tables fit 80 columns; ids are short and typed back ----------------------------------
+
+
+def test_papers_table_fits_80_columns(home, capsys, monkeypatch):
+    lines = table(capsys, monkeypatch, 80)
+    assert len(lines) == 153  # header + the 152 sample papers, one line each
+    too_wide = [line for line in lines if len(line) > 80]
+    assert too_wide == []
+    # The title still gets a readable share of the line.
+    assert all(len(line.split("  ")[-1]) >= 10 for line in lines[1:])
+
+
+def test_papers_table_at_160_columns_shows_full_topics_and_longer_titles(home, capsys, monkeypatch):
+    wide = table(capsys, monkeypatch, 160)
+    narrow = table(capsys, monkeypatch, 80)
+    assert all(len(line) <= 160 for line in wide)
+    assert any("moe,training-parallelism" in line for line in wide)
+    assert not any("moe,training-parallelism" in line for line in narrow)
+    assert sum(map(len, wide)) > sum(map(len, narrow)) + 152 * 30
+
+
+def test_table_ids_are_the_shortest_unique_prefixes_and_resolve(home, capsys, monkeypatch):
+    lines = table(capsys, monkeypatch, 80)
+    code, out, _ = run(capsys, "papers", "--format", "json")
+    full = [paper["id"] for paper in json.loads(out)]  # JSON keeps whole ids
+    shown = [line.split()[0] for line in lines[1:]]
+    assert len(shown) == len(full)
+    library = open_library()
+    for short, paper_id in zip(shown, full, strict=True):
+        assert paper_id.startswith(short)
+        if normalize_arxiv_id(paper_id) == paper_id:
+            assert short == paper_id  # arXiv ids whole
+        else:
+            assert len(short) >= MIN_SLUG_PREFIX
+            # Shortest: one character less names another paper too (or is below the minimum).
+            if len(short) > MIN_SLUG_PREFIX:
+                assert len(library.resolve_candidates(short[:-1])) > 1
+        assert library.resolve(short)["id"] == paper_id
+    assert max(map(len, shown)) < 30  # today's slugs are up to 49 characters
+    # And through the CLI, for one of them.
+    code, out, err = run(capsys, "show", shown[0], "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["id"] == full[0]
+
+
+def test_ambiguous_prefix_exits_2_listing_candidates(home, capsys):
+    code, out, err = run(capsys, "show", "flash")
+    assert code == 2 and out == ""
+    first, *candidates = err.splitlines()
+    assert first.startswith("digest-tui: id prefix 'flash' is ambiguous")
+    assert "3 papers" in first
+    titles = {line.split("  ")[-1].strip() for line in candidates}
+    assert titles == {
+        "FlashAttention-2: Faster Attention with Better Parallelism …",
+        "FlashMoE: Fast Distributed MoE in a Single Kernel",
+        "FlashRNN: Optimizing Traditional RNNs on Modern Hardware",
+    }
+    assert all(line.split()[0].lower().startswith("flash") for line in candidates)
+    # Other commands that take ids say the same, and change nothing.
+    code, _, err = run(capsys, "bookmark", "flash")
+    assert code == 2 and "is ambiguous" in err
+    code, _, err = run(capsys, "show", "no-such-paper")
+    assert code == 2 and "no paper with id 'no-such-paper'" in err
+
+
+def test_prefix_is_case_insensitive_and_long_prefix_lists_are_capped(home, capsys):
+    code, out, _ = run(capsys, "show", "GALVATRON", "--format", "json")
+    assert code == 0 and json.loads(out)["title"].startswith("Galvatron")
+    code, _, err = run(capsys, "show", "s")  # starts 14 ids
+    assert code == 2
+    assert "more than 10 papers" in err.splitlines()[0]
+    assert err.splitlines()[-1].strip() == "…"
+
+
+def test_shortest_prefixes_count_aliases_of_other_papers_only():
+    a, b, c, arxiv = "flashmoe-fast-0001", "flashrnn-rnns-0002", "flashmoe-slow-0003", "2506.04667"
+    names = [
+        (a, a),
+        ("flashmoe-fast-old-id", a),  # a's own former id does not lengthen a's prefix
+        (b, b),
+        (c, c),
+        (arxiv, arxiv),
+    ]
+    short = shortest_prefixes(names, [a, b, c, arxiv])
+    assert short == {a: "flashmoe-f", b: "flashrn", c: "flashmoe-s", arxiv: arxiv}
+    # Another paper's former id counts like its id.
+    short = shortest_prefixes([*names, ("flashrnn-rnns-old", "9999.00001")], [b])
+    assert short[b] == "flashrnn-rnns-0"
+
+
+# ---- plurals ---------------------------------------------------------------------------------
+
+
+def test_counts_of_one_are_singular(home, capsys, tmp_path: Path):
+    code, _, err = run(
+        capsys, "export", "--limit", "1", "--format", "json", "-o", str(tmp_path / "x.json")
+    )
+    assert code == 0 and f"exported 1 paper to {tmp_path / 'x.json'}" in err
+    code, _, err = run(capsys, "export", "--limit", "2", "-o", str(tmp_path / "y.bib"))
+    assert "exported 2 papers to" in err
+    assert run(capsys, "list", "create", "one")[0] == 0
+    assert run(capsys, "list", "add", "one", "galvatron")[0] == 0
+    code, out, _ = run(capsys, "list", "show", "one")
+    assert out.splitlines()[0] == "one (1 paper)"
+    code, out, _ = run(capsys, "list", "delete", "one")
+    assert out.strip() == "deleted list 'one' (1 paper)"
+
+
+def test_import_of_one_file_is_singular(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DIGEST_TUI_HOME", str(tmp_path / "home"))
+    code, out, _ = run(capsys, "import", str(SEED_DEC10))
+    assert code == 0 and out.splitlines()[-1].startswith("imported 1 of 1 file: 64 new")
+
+
+@pytest.mark.parametrize(("count", "text"), [(0, "0 authors"), (1, "1 author"), (3, "3 authors")])
+def test_show_text_counts_authors_in_english(count, text):
+    from digest_tui.commands.library_cmds import render_text
+
+    paper = {
+        "title": "T",
+        "id": "t-00000000",
+        "published": None,
+        "upvotes": None,
+        "authors": [],
+        "authors_count": count,
+        "topics": [],
+        "topic_evidence": {},
+        "repos": [],
+        "tags": [],
+        "digests": [],
+        "abstract": "",
+    }
+    shown = render_text(paper)
+    if count:
+        assert f"authors:   {text}\n" in shown
+    else:
+        assert "authors:" not in shown
