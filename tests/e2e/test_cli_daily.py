@@ -253,3 +253,49 @@ def test_exports_cite_the_arxiv_paper(home, capsys):
     [item] = json.loads(out)
     assert item["URL"] == "https://arxiv.org/abs/2506.04667"
     assert item["number"] == "2506.04667" and item["DOI"] == "10.48550/arXiv.2506.04667"
+
+
+# ---- 3. quiet offline ----------------------------------------------------------------------------
+
+
+def test_show_offline_says_once_that_github_is_unreachable(home, capsys):
+    # The home fixture points GITHUB_API_URL at a closed loopback port: connection refused.
+    code, out, err = run(capsys, "show", "2307.08691")  # FlashAttention-2: two GitHub repos
+    assert code == 0 and err == ""
+    code_lines = out.split("\ncode:\n")[1].split("\nhardware:")[0].splitlines()
+    assert [line for line in code_lines if "github.com" in line] == [
+        "  [official/curated] https://github.com/Dao-AILab/flash-attention",
+        "  [framework/curated] https://github.com/vllm-project/vllm",
+    ]
+    assert code_lines[-1] == "  GitHub unreachable — no cached health"
+    assert len(code_lines) == 3  # no line per repo about the failure
+    assert "cannot reach" not in out and "refused" not in out.lower()
+
+
+def test_show_offline_shows_the_cached_health_and_its_date(home, capsys, monkeypatch):
+    import datetime as dt
+
+    from digest_tui.repohealth import HealthCache
+    from tests.e2e.test_cli_links import GITHUB_FIXTURE
+    from tests.loopback import Recorded, serve
+
+    closed = "http://127.0.0.1:9"
+    with serve({"/repos/osayamenja/FlashMoE": Recorded(200, GITHUB_FIXTURE)}) as github:
+        monkeypatch.setenv("GITHUB_API_URL", github.url)
+        code, out, _ = run(capsys, "show", "flashmoe")
+        assert code == 0 and github.requests == ["/repos/osayamenja/FlashMoE"]
+        [health] = [line for line in out.splitlines() if "★" in line]
+        assert "unreachable" not in out
+    # A day-old cache entry, and GitHub out of reach.
+    with HealthCache(home / "cache" / "repo_health.sqlite3") as cache:
+        cache.touch("osayamenja", "FlashMoE", dt.datetime(2025, 1, 2, 9, 30, tzinfo=dt.UTC))
+    monkeypatch.setenv("GITHUB_API_URL", closed)
+    for _ in range(2):  # the second time the client remembers the failure and asks nothing
+        code, out, err = run(capsys, "show", "flashmoe")
+        assert code == 0 and err == ""
+        lines = out.splitlines()
+        assert lines.count("  GitHub unreachable — showing health cached on 2025-01-02") == 1
+        assert health in lines  # the cached figures, without a status or error
+        assert "cannot reach" not in out and "stale" not in out
+    code, out, _ = run(capsys, "show", "flashmoe", "--offline")
+    assert "  offline — showing health cached on 2025-01-02" in out.splitlines()

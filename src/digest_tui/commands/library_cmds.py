@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     add_format,
@@ -20,6 +21,9 @@ from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 from digest_tui.store.query import PaperQuery
 from digest_tui.textsafe import one_line, printable
+
+if TYPE_CHECKING:
+    from digest_tui.commands.health_view import HealthView
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,6 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("show", help="show one paper", description="Show one paper by id.")
     p.add_argument("id", help="paper id, arXiv id, former id, or a unique id prefix")
     add_format(p, ("text", "json"), "text")
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        help="show the GitHub health cached for the paper's repos; ask GitHub nothing",
+    )
     p.set_defaults(func=cmd_show)
 
 
@@ -159,11 +168,13 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(paper)
         return 0
-    print(render_text(paper))
+    from digest_tui.commands.health_view import repo_health_view
+
+    print(render_text(paper, repo_health_view(ctx, paper, offline=args.offline)))
     return 0
 
 
-def render_text(paper: dict) -> str:
+def render_text(paper: dict, health: HealthView | None = None) -> str:
     """A plain-text view of one paper, every untrusted string made printable."""
     p = printable
     lines = [p(paper["title"]), ""]
@@ -185,6 +196,10 @@ def render_text(paper: dict) -> str:
         lines.append("code:")
         for repo in paper["repos"]:
             lines.append(f"  [{repo['kind']}/{repo['source']}] {p(repo['url'])}")
+            if health is not None and repo["url"] in health.lines:
+                lines.append(f"    {p(health.lines[repo['url']])}")
+        if health is not None and health.notice:
+            lines.append(f"  {health.notice}")
     other_links = [link for link in paper.get("links", []) if link["kind"] != "repo"]
     if other_links:
         lines.append("links:")
