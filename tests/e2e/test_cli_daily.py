@@ -299,3 +299,16 @@ def test_show_offline_shows_the_cached_health_and_its_date(home, capsys, monkeyp
         assert "cannot reach" not in out and "stale" not in out
     code, out, _ = run(capsys, "show", "flashmoe", "--offline")
     assert "  offline — showing health cached on 2025-01-02" in out.splitlines()
+
+
+def test_show_asks_github_nothing_when_repo_health_is_off(home, capsys, monkeypatch):
+    from tests.e2e.test_cli_links import GITHUB_FIXTURE
+    from tests.loopback import Recorded, serve
+
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "config.yaml").write_text("repo_health: false\n", encoding="utf-8")
+    with serve({"/repos/osayamenja/FlashMoE": Recorded(200, GITHUB_FIXTURE)}) as github:
+        monkeypatch.setenv("GITHUB_API_URL", github.url)
+        code, out, _ = run(capsys, "show", "flashmoe")
+        assert code == 0 and github.requests == []
+        assert "  offline — no cached health" in out.splitlines()

@@ -170,7 +170,9 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
         return 0
     from digest_tui.commands.health_view import repo_health_view
 
-    print(render_text(paper, repo_health_view(ctx, paper, offline=args.offline)))
+    # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
+    offline = args.offline or not ctx.settings.repo_health
+    print(render_text(paper, repo_health_view(ctx, paper, offline=offline)))
     return 0
 
 
