@@ -179,3 +179,11 @@ class SyncCancelled(SyncError):
 # --- the command line ---------------------------------------------------------------------
 class CommandError(DigestError):
     """A user-facing failure of a command: printed as 'digest-tui: <message>'."""
+
+
+class UnknownPaper(CommandError):
+    """No paper has the id, former id, arXiv id or id prefix the user gave."""
+
+
+class AmbiguousId(CommandError):
+    """An id prefix starts the ids of several papers; the message lists them."""

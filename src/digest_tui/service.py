@@ -69,9 +69,15 @@ def _failed(path: Path, message: str) -> ImportReport:
 
 
 def load_sample_if_empty(library: Library) -> ImportReport | None:
-    """On a first run with an empty library, load the bundled sample digests."""
+    """On a first run with an empty library, load the bundled sample digests.
+
+    Both views call this as they open the library, so it also lets a library made before
+    the curated catalog knew a paper's arXiv id catch up (`adopt_catalog_arxiv_ids`: once
+    per data change, otherwise one meta read)."""
     if library.count() or library.get_meta("sample_loaded"):
+        library.adopt_catalog_arxiv_ids()
         return None
     report = import_files(library, sample_digest_paths())
     library.set_meta("sample_loaded", "1")
+    library.adopt_catalog_arxiv_ids()  # nothing to change: records the data it was checked with
     return report

@@ -40,7 +40,7 @@ def test_links_check_reports_file_line_and_problem(home, capsys, tmp_path: Path)
     assert code == 2
     assert f"{bad / 'x.yaml'}:" in err
     assert "colour" in err
-    assert "problem(s)" in err
+    assert f"digest-tui: 1 problem in {bad}\n" in err
 
 
 def test_import_pwc_adds_repos_to_library_papers(home, capsys):
@@ -90,7 +90,7 @@ def test_links_health_offline_is_one_line_and_status_1(home, capsys):
     assert out == ""
     assert err.count("\n") == 1, err
     assert err.startswith("digest-tui: cannot reach http://127.0.0.1:9: ")
-    assert "refused" in err.lower() and "repo(s) not checked" in err
+    assert "refused" in err.lower() and "repos not checked" in err
     # It stopped after the first failure: at most one attempt per worker reached the network.
     from digest_tui.repohealth import HealthCache
 

@@ -92,7 +92,7 @@ def test_note_from_stdin_show_search_and_conflict(ids, capsys, monkeypatch):
     library = open_library(AppContext())
     library.state.set_note(a, "Other machine's note", replaces=[])
     code, out, _ = run(capsys, "note", a, "--show")
-    assert "1 conflicting version(s)" in out and "Other machine's note" in out
+    assert "1 conflicting version beside" in out and "Other machine's note" in out
     obj = next(p for p in papers(capsys) if p["id"] == a)
     assert len(obj["note_conflicts"]) == 1
     version = library.state.note(a).versions[-1].version

@@ -305,7 +305,7 @@ def test_report_summary_is_one_line():
     )
     assert report.summary() == (
         "fetched 2/3 days (1 from cache); 8 papers: 5 new, 1 updated, 2 unchanged; "
-        "1 items skipped; 1 failed; 4 requests, 1 not modified, 2.0 kB downloaded"
+        "1 item skipped; 1 failed; 4 requests, 1 not modified, 2.0 kB downloaded"
     )
     assert report.ok and not FetchReport(periods=1).ok
     assert FetchReport(periods=1, fetched=1, unit="week").summary().startswith("fetched 1/1 week;")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from digest_tui.commands.common import plural
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 
@@ -39,7 +40,7 @@ def cmd_backup(ctx: AppContext, args: argparse.Namespace) -> int:
         raise CommandError(f"{destination.parent}: no such folder")
     library = open_library(ctx)
     library.backup(destination)
-    print(f"backed up {library.count()} papers and your reading state to {destination}")
+    print(f"backed up {plural(library.count(), 'paper')} and your reading state to {destination}")
     return 0
 
 

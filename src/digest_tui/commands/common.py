@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from digest_tui.config import AppContext
-from digest_tui.errors import CommandError
+from digest_tui.errors import AmbiguousId, UnknownPaper
 from digest_tui.store.library import Library
 from digest_tui.textsafe import escape_unsafe_in_json, one_line, printable
 
@@ -25,11 +25,36 @@ def open_for_command(ctx: AppContext) -> Library:
     return library
 
 
+# How many candidates an ambiguous prefix lists before "… and more".
+_CANDIDATES_SHOWN = 10
+
+
 def resolve_or_fail(library: Library, ident: str):  # type: ignore[no-untyped-def]
-    row = library.resolve(ident)
-    if row is None:
-        raise CommandError(f"no paper with id {ident!r} (try `digest-tui papers --search ...`)")
-    return row
+    """The paper `ident` names (id, former id, arXiv id or unique id prefix), or exit 2:
+    `UnknownPaper`, or `AmbiguousId` listing the papers the prefix starts (id and title)."""
+    found = library.resolve_candidates(ident, limit=_CANDIDATES_SHOWN + 1)
+    if len(found) == 1:
+        return found[0]
+    shown = printable(ident.strip())
+    if not found:
+        raise UnknownPaper(f"no paper with id {shown!r} (try `digest-tui papers --search ...`)")
+    more = len(found) > _CANDIDATES_SHOWN
+    lines = [
+        f"id prefix {shown!r} is ambiguous: it starts the ids of "
+        f"{'more than ' if more else ''}{plural(min(len(found), _CANDIDATES_SHOWN), 'paper')}"
+        "; give more of the id:"
+    ]
+    width = max(len(r["id"]) for r in found[:_CANDIDATES_SHOWN])
+    for row in found[:_CANDIDATES_SHOWN]:
+        lines.append(f"  {row['id'].ljust(width)}  {one_line(row['title'], 60)}")
+    if more:
+        lines.append("  …")
+    raise AmbiguousId("\n".join(lines))
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 paper', '2 papers', '0 papers'; `many` for irregular plurals ('1 entry', '2 entries')."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
 
 def add_format(parser: argparse.ArgumentParser, choices: Iterable[str], default: str) -> None:
@@ -61,11 +86,24 @@ def write_jsonl(objs: Iterable[Any], out: TextIO | None = None) -> None:
         out.write("\n")
 
 
-def write_table(rows: list[list[str]], headers: list[str], out: TextIO | None = None) -> None:
-    """A plain aligned table; the last column takes what width is left and is truncated.
+_LAST_FLOOR = 10
 
-    Every cell may be untrusted (a tag, a list name, a title): each becomes one printable
-    line, escaped before the columns are measured so they stay aligned."""
+
+def write_table(
+    rows: list[list[str]],
+    headers: list[str],
+    out: TextIO | None = None,
+    *,
+    shrink: dict[int, int] | None = None,
+    last_min: int = 20,
+) -> None:
+    """A plain aligned table that fits the terminal's width (COLUMNS, else the terminal's).
+
+    The last column takes the width that is left, `last_min` or more when it can; when that
+    is not enough, the columns in `shrink` (index -> narrowest width) give up width first,
+    their cells cut with "…", then the last column itself. Every cell may be untrusted (a
+    tag, a list name, a title): each becomes one printable line, escaped before the columns
+    are measured so they stay aligned."""
     out = out or sys.stdout
     width = shutil.get_terminal_size((120, 24)).columns
     cells = [[_cell(c) for c in row[:-1]] + [row[-1]] for row in rows]
@@ -73,10 +111,19 @@ def write_table(rows: list[list[str]], headers: list[str], out: TextIO | None = 
         max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
         for i, h in enumerate(headers[:-1])
     ]
-    remaining = max(width - sum(fixed) - 2 * len(fixed), 20)
+    excess = sum(fixed) + 2 * len(fixed) + last_min - width
+    for column, narrowest in (shrink or {}).items():
+        if excess <= 0:
+            break
+        give = min(excess, max(fixed[column] - narrowest, 0))
+        fixed[column] -= give
+        excess -= give
+    # Past the narrowest columns, the last one gives way too: a line never wraps unless even
+    # `_LAST_FLOOR` characters of it do not fit.
+    remaining = max(width - sum(fixed) - 2 * len(fixed), min(last_min, _LAST_FLOOR))
 
     def line(row: list[str]) -> str:
-        head = "  ".join(c.ljust(w) for c, w in zip(row[:-1], fixed, strict=True))
+        head = "  ".join(one_line(c, w).ljust(w) for c, w in zip(row[:-1], fixed, strict=True))
         return (head + "  " + one_line(row[-1], remaining)).rstrip()
 
     out.write(line(headers) + "\n")

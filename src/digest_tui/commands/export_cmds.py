@@ -14,7 +14,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from digest_tui.commands.common import add_format, dumps_json, open_for_command, write_json
+from digest_tui.commands.common import (
+    add_format,
+    dumps_json,
+    open_for_command,
+    plural,
+    write_json,
+)
 from digest_tui.commands.library_cmds import add_query_arguments, query_from_args
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
@@ -68,7 +74,7 @@ def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     _write_atomically(args.output, text)
-    print(f"exported {len(papers)} papers to {args.output}", file=sys.stderr)
+    print(f"exported {plural(len(papers), 'paper')} to {args.output}", file=sys.stderr)
     return 0
 
 

@@ -6,10 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     add_format,
     open_for_command,
+    plural,
     resolve_or_fail,
     write_json,
     write_jsonl,
@@ -18,7 +20,10 @@ from digest_tui.commands.common import (
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 from digest_tui.store.query import PaperQuery
-from digest_tui.textsafe import printable
+from digest_tui.textsafe import one_line, printable
+
+if TYPE_CHECKING:
+    from digest_tui.commands.health_view import HealthView
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("show", help="show one paper", description="Show one paper by id.")
     p.add_argument("id", help="paper id, arXiv id, former id, or a unique id prefix")
     add_format(p, ("text", "json"), "text")
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        help="show the GitHub health cached for the paper's repos; ask GitHub nothing",
+    )
     p.set_defaults(func=cmd_show)
 
 
@@ -105,11 +115,14 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(
-        f"imported {len(args.paths) - len(report.failed)} of {len(args.paths)} files: "
-        f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged papers"
+        f"imported {len(args.paths) - len(report.failed)} of {plural(len(args.paths), 'file')}: "
+        f"{report.new} new, {report.updated} updated, {report.unchanged} unchanged "
+        f"{'paper' if report.new + report.updated + report.unchanged == 1 else 'papers'}"
     )
     if report.failed:
-        raise CommandError(f"{len(report.failed)} file(s) could not be imported", exit_status=1)
+        raise CommandError(
+            f"{plural(len(report.failed), 'file')} could not be imported", exit_status=1
+        )
     return 0
 
 
@@ -124,9 +137,11 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         print(f"warning: search: {problem}", file=sys.stderr)
     rows = library.rows(query)
     if args.format == "table":
+        # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.
+        short = library.short_ids([r["id"] for r in rows])
         table = [
             [
-                r["id"],
+                short[r["id"]],
                 r["published"] or "",
                 str(r["upvotes"] if r["upvotes"] is not None else ""),
                 "code" if r["has_code"] else "",
@@ -135,7 +150,9 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
             ]
             for r in rows
         ]
-        write_table(table, ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"])
+        # At 80 columns the topics give way (cut with "…") before the title does.
+        headers = ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"]
+        write_table(table, headers, shrink={4: 9}, last_min=28)
     elif args.format == "json":
         write_json([paper_json(library, r, ctx.settings.machines) for r in rows])
     else:
@@ -151,11 +168,15 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(paper)
         return 0
-    print(render_text(paper))
+    from digest_tui.commands.health_view import repo_health_view
+
+    # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
+    offline = args.offline or not ctx.settings.repo_health
+    print(render_text(paper, repo_health_view(ctx, paper, offline=offline)))
     return 0
 
 
-def render_text(paper: dict) -> str:
+def render_text(paper: dict, health: HealthView | None = None) -> str:
     """A plain-text view of one paper, every untrusted string made printable."""
     p = printable
     lines = [p(paper["title"]), ""]
@@ -165,8 +186,10 @@ def render_text(paper: dict) -> str:
         lines.append(f"upvotes:   {paper['upvotes']}")
     if paper.get("organization_name"):
         lines.append(f"org:       {p(paper['organization_name'])}")
+    if paper.get("authors"):
+        lines.append(f"authors:   {one_line(', '.join(paper['authors']), 200)}")
     elif paper.get("authors_count"):
-        lines.append(f"authors:   {paper['authors_count']}")
+        lines.append(f"authors:   {plural(paper['authors_count'], 'author')}")
     lines.append(f"topics:    {', '.join(paper['topics']) or 'other'}")
     for topic, evidence in paper["topic_evidence"].items():
         phrases = ", ".join(sorted({p(e["phrase"]) for e in evidence}))
@@ -175,6 +198,10 @@ def render_text(paper: dict) -> str:
         lines.append("code:")
         for repo in paper["repos"]:
             lines.append(f"  [{repo['kind']}/{repo['source']}] {p(repo['url'])}")
+            if health is not None and repo["url"] in health.lines:
+                lines.append(f"    {p(health.lines[repo['url']])}")
+        if health is not None and health.notice:
+            lines.append(f"  {health.notice}")
     other_links = [link for link in paper.get("links", []) if link["kind"] != "repo"]
     if other_links:
         lines.append("links:")
@@ -202,7 +229,7 @@ def render_text(paper: dict) -> str:
         lines.append("note:      " + p(paper["note"]).replace("\n", "\n           "))
     if paper.get("note_conflicts"):
         lines.append(
-            f"           ({len(paper['note_conflicts'])} conflicting version(s): "
+            f"           ({plural(len(paper['note_conflicts']), 'conflicting version')}: "
             f"digest-tui note {p(paper['id'])} --show)"
         )
     lines.append(f"digests:   {', '.join(paper['digests'])}")

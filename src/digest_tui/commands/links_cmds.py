@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from digest_tui.commands.common import open_for_command, resolve_or_fail, write_json
+from digest_tui.commands.common import open_for_command, plural, resolve_or_fail, write_json
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 
@@ -72,8 +72,8 @@ def cmd_links_check(ctx: AppContext, args: argparse.Namespace) -> int:
     repos = sum(len(entry.repos) for entry in catalog.entries)
     where = ", ".join(str(d) for d in dirs)
     if problems:
-        raise CommandError(f"{len(problems)} problem(s) in {where}")
-    print(f"ok: {len(catalog.entries)} papers, {repos} repos in {where}")
+        raise CommandError(f"{plural(len(problems), 'problem')} in {where}")
+    print(f"ok: {plural(len(catalog.entries), 'paper')}, {plural(repos, 'repo')} in {where}")
     return 0
 
 
@@ -96,7 +96,7 @@ def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:
     for problem in found.problems[:20]:
         print(f"warning: {problem}", file=sys.stderr)
     if len(found.problems) > 20:
-        print(f"warning: … and {len(found.problems) - 20} more problems", file=sys.stderr)
+        print(f"warning: … and {plural(len(found.problems) - 20, 'more problem')}", file=sys.stderr)
     added = touched = 0
     for paper in papers:
         repos = found.repos_for(paper["arxiv_id"], paper["title"])
@@ -104,7 +104,10 @@ def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:
             count = library.add_extra_repos(int(paper["rowid"]), repos)
             added += count
             touched += bool(count)
-    print(f"read {found.records} links from {args.path}: {added} repos added to {touched} papers")
+    print(
+        f"read {plural(found.records, 'link')} from {args.path}: {plural(added, 'repo')} "
+        f"added to {plural(touched, 'paper')}"
+    )
     return 0
 
 
@@ -140,7 +143,7 @@ def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
         # Offline: one line with the cause, not one identical line per repo.
         cause = client.unreachable
         unchecked = sum(1 for h in results if h.message and cause in h.message)
-        raise CommandError(f"{cause}; {unchecked} repo(s) not checked", exit_status=1)
+        raise CommandError(f"{cause}; {plural(unchecked, 'repo')} not checked", exit_status=1)
     if args.format == "json":
         write_json([h.model_dump(mode="json") for h in results])
         return 0
@@ -163,7 +166,9 @@ def cmd_open(ctx: AppContext, args: argparse.Namespace) -> int:
         if not repos:
             raise CommandError(f"{paper['id']} has no linked code (use --paper for its page)")
         if not 1 <= args.repo <= len(repos):
-            raise CommandError(f"{paper['id']} has {len(repos)} repo(s); --repo {args.repo}")
+            raise CommandError(
+                f"{paper['id']} has {plural(len(repos), 'repo')}; --repo {args.repo}"
+            )
         url = repos[args.repo - 1]["url"]
     result = open_url(url, print_only=args.print)
     if result.action == "refused":

@@ -22,6 +22,7 @@ from typing import Any
 from digest_tui.commands.common import (
     add_format,
     open_for_command,
+    plural,
     resolve_or_fail,
     write_json,
     write_table,
@@ -214,7 +215,8 @@ def _print_conflicts(paper_id: str, conflicts: list[NoteVersion], out=sys.stderr
     if not conflicts:
         return
     print(
-        f"{paper_id}: the note has {len(conflicts)} conflicting version(s) from other edits; "
+        f"{paper_id}: the note has {plural(len(conflicts), 'conflicting version')} "
+        "from other edits; "
         f"see `digest-tui note {paper_id} --show`, then edit to merge or use --keep VERSION:",
         file=out,
     )
@@ -287,7 +289,7 @@ def _show_note(paper_id: str, current: Any) -> int:
     print(printable(current.text) if current.text is not None else "(no text)")
     if current.conflicts:
         print()
-        print(f"{len(current.conflicts)} conflicting version(s) beside {current.version}:")
+        print(f"{plural(len(current.conflicts), 'conflicting version')} beside {current.version}:")
         for version in current.conflicts:
             print(f"--- {_describe(version)}")
             print(printable(version.text) if version.text else "(deleted the note)")
@@ -352,7 +354,7 @@ def cmd_list_rename(ctx: AppContext, args: argparse.Namespace) -> int:
 
 def cmd_list_delete(ctx: AppContext, args: argparse.Namespace) -> int:
     info = open_for_command(ctx).state.delete_list(args.name)
-    print(f"deleted list {info.name!r} ({info.count} papers)")
+    print(f"deleted list {info.name!r} ({plural(info.count, 'paper')})")
     return 0
 
 
@@ -411,7 +413,7 @@ def cmd_list_show(ctx: AppContext, args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(f"{printable(view.info.name)} ({view.info.count} papers)")
+    print(f"{printable(view.info.name)} ({plural(view.info.count, 'paper')})")
     table = [[str(i), e.id, e.published or "", e.title] for i, e in enumerate(view.entries, 1)]
     write_table(table, ["#", "ID", "PUBLISHED", "TITLE"])
     if view.pending:

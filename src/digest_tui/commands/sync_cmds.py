@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import Any
 
-from digest_tui.commands.common import add_format, open_for_command, write_json
+from digest_tui.commands.common import add_format, open_for_command, plural, write_json
 from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 from digest_tui.textsafe import printable
@@ -204,9 +204,12 @@ def cmd_status(ctx: AppContext, args: argparse.Namespace) -> int:
     else:
         print(f"remote:        {printable(status.remote)}")
     print(f"this device:   {status.device} ({printable(status.label)})")
-    print(f"not yet sent:  {status.pending_local} change{'' if status.pending_local == 1 else 's'}")
+    print(f"not yet sent:  {plural(status.pending_local, 'change')}")
     if status.pending_papers:
-        print(f"waiting:       {status.pending_papers} changes for papers not in this library")
+        print(
+            f"waiting:       {plural(status.pending_papers, 'change')} "
+            "for papers not in this library"
+        )
     if status.last_sync:
         outcome = "ok" if status.last_sync.get("ok") else "FAILED"
         print(
@@ -215,14 +218,14 @@ def cmd_status(ctx: AppContext, args: argparse.Namespace) -> int:
         )
     if status.own_segments:
         print(
-            f"uploaded:      ops 1-{status.uploaded_head} in {status.own_segments} segment"
-            f"{'' if status.own_segments == 1 else 's'}"
+            f"uploaded:      ops 1-{status.uploaded_head} in "
+            f"{plural(status.own_segments, 'segment')}"
         )
     if not status.peers:
         print("other devices: none seen yet")
     for peer in status.peers:
         facts = [
-            f"has {peer.have} of its {peer.head} ops here",
+            f"has {peer.have} of its {plural(peer.head, 'op')} here",
             f"has {peer.acked_ours} of ours",
             f"last wrote {peer.updated_at or '?'}",
         ]

@@ -177,17 +177,22 @@ class FetchReport:
             parts[0] += f" ({', '.join(detail)})"
         papers = self.new + self.updated + self.unchanged
         parts.append(
-            f"{papers} papers: {self.new} new, {self.updated} updated, {self.unchanged} unchanged"
+            f"{papers} paper{_s(papers)}: {self.new} new, {self.updated} updated, "
+            f"{self.unchanged} unchanged"
         )
         if self.skipped:
-            parts.append(f"{self.skipped} items skipped")
+            parts.append(f"{self.skipped} item{_s(self.skipped)} skipped")
         if self.errors:
             parts.append(f"{len(self.errors)} failed")
         parts.append(
-            f"{self.requests} requests, {self.not_modified} not modified, "
+            f"{self.requests} request{_s(self.requests)}, {self.not_modified} not modified, "
             f"{_size(self.bytes)} downloaded"
         )
         return "; ".join(parts)
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
 
 
 def _size(count: int) -> str:

@@ -216,14 +216,16 @@ class Library:
         papers = []
         for paper in parsed.papers:
             capped, warnings = cap_fields(paper)
-            papers.append(capped)
+            papers.append(self._with_catalog_arxiv(capped))
             report.warnings.extend(warnings)
         with transaction(self.conn):
             rowids: list[tuple[int, int | None]] = []
-            for paper in papers:
+            for paper, source in zip(papers, parsed.papers, strict=True):
                 rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
                 setattr(report, outcome, getattr(report, outcome) + 1)
                 rowids.append((rowid, paper.upvotes))
+                if paper.id != source.id:
+                    self._keep_alias(source.id, rowid)
             self._store_digest(parsed, rowids, content_hash, replace, report.warnings)
         return report
 
@@ -319,6 +321,72 @@ class Library:
             attach_pending(conn, rowid)  # new names may match ops waiting for this paper
         only_bookkeeping = set(changes) <= {"first_seen", "last_seen"}
         return rowid, "unchanged" if only_bookkeeping else "updated"
+
+    # ---- arXiv ids from the curated catalog ------------------------------------------------
+
+    def _catalog_arxiv(self, title: str) -> str | None:
+        """The arXiv id the curated catalog (repro_links/) gives a paper of this title."""
+        if self.enricher is None:
+            return None
+        entry = self.enricher.catalog.lookup(None, title)
+        return entry.arxiv_key if entry is not None else None
+
+    def _with_catalog_arxiv(self, paper: Paper) -> Paper:
+        """A paper known only by its title, with the arXiv id the catalog lists for that
+        title (matched by normalised title, as the catalog's repos are); ids are never
+        guessed: a paper the catalog lacks stays as it is."""
+        if paper.arxiv_id:
+            return paper
+        arxiv = self._catalog_arxiv(paper.title)
+        if arxiv is None:
+            return paper
+        return paper.model_copy(update={"arxiv_id": arxiv, "id": arxiv})
+
+    def _keep_alias(self, former_id: str, rowid: int) -> None:
+        """`former_id` (the title-derived id a source gave) keeps naming the paper at `rowid`,
+        unless it is some paper's id already."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO paper_aliases (alias, paper_id) "
+            "SELECT ?1, id FROM papers WHERE rowid = ?2 AND id != ?1 "
+            "AND NOT EXISTS (SELECT 1 FROM papers WHERE id = ?1)",
+            (former_id, rowid),
+        )
+
+    def adopt_catalog_arxiv_ids(self) -> int:
+        """Give stored papers without an arXiv id the one the curated catalog lists for their
+        title, re-keying them (the old id stays an alias); return how many changed.
+
+        Runs once per change of the enrichment data (its fingerprint is kept in meta), so a
+        library made before the catalog knew a paper catches up, at the cost of one indexed
+        lookup per catalog entry; otherwise it is one meta read.
+        """
+        if self.enricher is None:
+            return 0
+        fingerprint = self.enricher.fingerprint
+        if self.get_meta("catalog_arxiv_fp") == fingerprint:
+            return 0
+        changed = 0
+        with transaction(self.conn):
+            for entry in self.enricher.catalog.entries:
+                arxiv = entry.arxiv_key
+                if not arxiv or not entry.title:
+                    continue
+                if self._find_exact(arxiv, arxiv) is not None:
+                    continue  # the library knows that arXiv id already
+                rows = self.conn.execute(
+                    "SELECT rowid, id, title FROM papers WHERE title_key = ? AND arxiv_id IS NULL",
+                    (title_key(entry.title),),
+                ).fetchall()
+                if len(rows) != 1:
+                    continue  # two stored papers share the title: leave them as they are
+                row = rows[0]
+                self._update(int(row["rowid"]), {"arxiv_id": arxiv})
+                if not normalize_arxiv_id(row["id"]):
+                    self._rekey(row["id"], arxiv)
+                attach_pending(self.conn, int(row["rowid"]))
+                changed += 1
+            self.set_meta("catalog_arxiv_fp", fingerprint)
+        return changed
 
     def _rekey(self, old_id: str, new_id: str) -> None:
         """A paper known by its title gets its arXiv id; the old id stays as an alias."""
@@ -503,16 +571,38 @@ class Library:
         return Paper.model_validate(data)
 
     def resolve(self, ident: str) -> sqlite3.Row | None:
-        """Find a paper by id, former id, arXiv id, or a unique id prefix."""
+        """Find a paper by id, former id, arXiv id, or a unique id prefix; None when no
+        paper or several papers match (`resolve_candidates` tells which)."""
+        found = self.resolve_candidates(ident, limit=2)
+        return found[0] if len(found) == 1 else None
+
+    def resolve_candidates(self, ident: str, limit: int = 10) -> list[sqlite3.Row]:
+        """The papers `ident` may name: the one it names exactly (id, former id, arXiv id),
+        else those whose id or a former id starts with it (case-insensitively), at most
+        `limit`, by id. More than one is an ambiguous prefix."""
         ident = ident.strip()
+        if not ident:
+            return []
         row = self._find_exact(ident, normalize_arxiv_id(ident))
         if row is not None:
-            return row
-        escaped = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        matches = self.conn.execute(
-            "SELECT * FROM papers WHERE id LIKE ? ESCAPE '\\' LIMIT 2", (escaped + "%",)
+            return [row]
+        pattern = ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return self.conn.execute(
+            "SELECT * FROM papers WHERE id IN ("
+            "SELECT id FROM papers WHERE id LIKE ?1 ESCAPE '\\' "
+            "UNION SELECT paper_id FROM paper_aliases WHERE alias LIKE ?1 ESCAPE '\\') "
+            "ORDER BY id LIMIT ?2",
+            (pattern, limit),
         ).fetchall()
-        return matches[0] if len(matches) == 1 else None
+
+    def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        """id -> the shortest prefix naming only that paper (store/short_ids.py)."""
+        from digest_tui.store.short_ids import shortest_prefixes
+
+        names = self.conn.execute(
+            "SELECT id, id FROM papers UNION ALL SELECT alias, paper_id FROM paper_aliases"
+        ).fetchall()
+        return shortest_prefixes(((r[0], r[1]) for r in names), ids)
 
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
         sql, params = build_select(

@@ -14,9 +14,12 @@ from digest_tui.search_syntax import ParsedSearch, fts_query, parse_search
 
 # bm25 weights for (title, abstract, search_extra = tags and notes).
 _BM25 = "bm25(papers_fts, 10.0, 1.0, 4.0)"
+# A paper without a date sorts by the date of the first digest that listed it (first_seen),
+# not below every dated paper.
+_DATE = "coalesce(p.published, p.first_seen)"
 _SORTS = {
-    "date": "p.published IS NULL, p.published DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC",
-    "upvotes": "coalesce(p.upvotes, 0) DESC, p.published DESC, p.rowid DESC",
+    "date": f"{_DATE} IS NULL, {_DATE} DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC",
+    "upvotes": f"coalesce(p.upvotes, 0) DESC, {_DATE} DESC, p.rowid DESC",
     "stars": "coalesce(p.max_stars, -1) DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC",
     "title": "p.title COLLATE NOCASE, p.rowid",
 }
