@@ -16,7 +16,7 @@ from digest_tui.serialize import paper_json
 from digest_tui.state import positions
 from digest_tui.store.fits import fits_problems, install_fits
 from digest_tui.store.query import PaperQuery
-from tests.unit.state_support import PAPERS, import_papers, make_paper, replica
+from tests.support.state import PAPERS, import_papers, make_paper, replica
 
 IDS = [p.id for p in PAPERS]
 

@@ -12,7 +12,7 @@ from digest_tui.sources.hf_page import parse_file, parse_page
 from digest_tui.store.db import connect, migrations, schema_version
 from digest_tui.store.library import Library, content_hash
 from digest_tui.store.query import PaperQuery
-from tests.conftest import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_JAN08
+from tests.support.paths import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_JAN08
 
 
 def import_seed(library: Library, path) -> object:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from digest_tui.serialize import paper_json
-from tests.unit.state_support import make_paper, replica
+from tests.support.state import make_paper, replica
 
 TRICKY_TITLE = "50% of {GPU} & $cost #1 for_x ~ ^ \\ in Mélange\x1b[31m"
 
