@@ -97,10 +97,11 @@ async def test_the_editors_keys_leave_the_ui_answering_while_the_library_is_busy
         release.wait(timeout=20)  # bounded: the UI-thread version must not hang the suite
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(UserState, slow_call, slow)
     app = DigestApp(AppContext())
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
+        # Slow from here on only: start-up reads the lists too (for the tree's counts).
+        monkeypatch.setattr(UserState, slow_call, slow)
         papers = app.query_one(PaperList)
         await pilot.press(key)
         await pilot.pause()
