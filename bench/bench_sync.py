@@ -218,7 +218,7 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
     )  # type: ignore[attr-defined]
     library.conn.close()
 
-    from tests.webdav_server import PASSWORD, USER, serve_webdav
+    from tests.support.webdav_server import PASSWORD, USER, serve_webdav
 
     from digest_tui.sync.credentials import Credentials
     from digest_tui.sync.webdav import WebDavRemote
@@ -261,7 +261,7 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
 
 
 def request_counts(tmp: Path, result: dict) -> list[list]:  # type: ignore[no-untyped-def]
-    from tests.webdav_server import PASSWORD, USER, serve_webdav
+    from tests.support.webdav_server import PASSWORD, USER, serve_webdav
 
     from digest_tui.sync.credentials import Credentials
     from digest_tui.sync.webdav import WebDavRemote

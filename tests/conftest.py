@@ -1,4 +1,7 @@
-"""Shared fixtures: paths to the fixture digests and an isolated DIGEST_TUI_HOME per test."""
+"""Shared fixtures: an isolated DIGEST_TUI_HOME per test, and Hypothesis budgets.
+
+Helpers live in tests/support/ and are imported from there; nothing imports this file.
+"""
 
 from __future__ import annotations
 
@@ -8,31 +11,20 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.support.home import isolate_home
+
 # Hypothesis budgets in one place: `default` for every run (CI included), `thorough` for a
 # longer hunt before a release: HYPOTHESIS_PROFILE=thorough python -m pytest tests/unit
 settings.register_profile("default", max_examples=100, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-ROOT = Path(__file__).resolve().parents[1]
-DIGESTS = ROOT / "fixtures" / "digests"
-SEED_DEC10 = DIGESTS / "000_994e30a84fb3dacc.txt"
-SEED_DEC09 = DIGESTS / "001_5094fac457fca0e8.txt"
-SEED_JAN08 = DIGESTS / "002_b5a9888533951722.txt"
-SEED_DEC30 = DIGESTS / "004_71cad56db34cffbd.txt"
-ALL_SEEDS = [SEED_DEC10, SEED_DEC09, SEED_JAN08, SEED_DEC30]
-
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh DIGEST_TUI_HOME: config, data and cache all under tmp_path/home."""
     root = tmp_path / "home"
-    monkeypatch.setenv("DIGEST_TUI_HOME", str(root))
-    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
-    # Nothing listens on port 9 of loopback: anything that tries the network in a test gets
-    # "connection refused" at once, exercising the offline paths and never the internet.
-    monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")
-    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    isolate_home(root, monkeypatch)
     return root
 
 

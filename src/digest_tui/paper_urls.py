@@ -8,8 +8,13 @@ from urllib.parse import quote_plus
 
 def paper_page_url(paper: dict[str, Any]) -> str:
     """arXiv when the id is known, else the project page, else an arXiv title search."""
-    if paper.get("arxiv_id"):
-        return f"https://arxiv.org/abs/{paper['arxiv_id']}"
-    if paper.get("project_page"):
-        return str(paper["project_page"])
-    return "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(paper.get("title", ""))
+    return page_url(paper.get("arxiv_id"), paper.get("project_page"), paper.get("title", ""))
+
+
+def page_url(arxiv_id: str | None, project_page: str | None, title: str) -> str:
+    """paper_page_url from the three fields it reads (PaperView.page_url)."""
+    if arxiv_id:
+        return f"https://arxiv.org/abs/{arxiv_id}"
+    if project_page:
+        return str(project_page)
+    return "https://arxiv.org/search/?searchtype=title&query=" + quote_plus(title)

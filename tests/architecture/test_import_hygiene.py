@@ -22,7 +22,7 @@ CORE_MODULES = [
     "digest_tui.commands.links_cmds",
     "digest_tui.commands.export_cmds",
     "digest_tui.service",
-    "digest_tui.serialize",
+    "digest_tui.paper_view",
     "digest_tui.store.library",
     "digest_tui.store.query",
     "digest_tui.enrich.pipeline",

@@ -11,7 +11,7 @@ import pytest
 from digest_tui.cli import main
 from digest_tui.ids import normalize_arxiv_id
 from digest_tui.store.short_ids import MIN_SLUG_PREFIX, shortest_prefixes
-from tests.conftest import SEED_DEC10
+from tests.support.paths import SEED_DEC10
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -277,7 +277,7 @@ def test_show_offline_shows_the_cached_health_and_its_date(home, capsys, monkeyp
 
     from digest_tui.repohealth import HealthCache
     from tests.e2e.test_cli_links import GITHUB_FIXTURE
-    from tests.loopback import Recorded, serve
+    from tests.support.loopback import Recorded, serve
 
     closed = "http://127.0.0.1:9"
     with serve({"/repos/osayamenja/FlashMoE": Recorded(200, GITHUB_FIXTURE)}) as github:
@@ -303,7 +303,7 @@ def test_show_offline_shows_the_cached_health_and_its_date(home, capsys, monkeyp
 
 def test_show_asks_github_nothing_when_repo_health_is_off(home, capsys, monkeypatch):
     from tests.e2e.test_cli_links import GITHUB_FIXTURE
-    from tests.loopback import Recorded, serve
+    from tests.support.loopback import Recorded, serve
 
     (home / "config").mkdir(parents=True)
     (home / "config" / "config.yaml").write_text("repo_health: false\n", encoding="utf-8")

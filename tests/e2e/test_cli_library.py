@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from digest_tui.cli import main
-from tests.conftest import ALL_SEEDS, SEED_DEC10
+from tests.support.paths import ALL_SEEDS, SEED_DEC10
 
 CONTRACT_FIELDS = {
     "id",

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from digest_tui.cli import main
-from tests.conftest import ROOT
-from tests.loopback import Recorded, serve
+from tests.support.loopback import Recorded, serve
+from tests.support.paths import ROOT
 
 GITHUB_FIXTURE = (ROOT / "fixtures" / "github" / "repo_megatron_lm.json").read_bytes()
 

@@ -33,7 +33,7 @@ from digest_tui.ids import title_paper_id
 from digest_tui.service import open_library
 from digest_tui.sources.hf_api import Period
 from digest_tui.sources.hf_fetch import FetchReport, FetchSpec, fetch_days
-from tests.conftest import SEED_JAN08
+from tests.support.paths import SEED_JAN08
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "hf_api"
 FLASHMOE = "FlashMoE: Fast Distributed MoE in a Single Kernel"

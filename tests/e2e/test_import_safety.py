@@ -12,7 +12,7 @@ import pytest
 from digest_tui.cli import main
 from digest_tui.sources.hf_page import MAX_PAGE_BYTES
 from digest_tui.store.field_caps import MAX_ABSTRACT_CHARS
-from tests.conftest import SEED_DEC10
+from tests.support.paths import SEED_DEC10
 
 DIGEST = "hf-page-2025-12-10"
 

@@ -15,7 +15,7 @@ from digest_tui.cli import main
 from digest_tui.config import AppContext
 from digest_tui.service import open_library
 from digest_tui.store.query import PaperQuery
-from tests.conftest import ALL_SEEDS
+from tests.support.paths import ALL_SEEDS
 
 
 def cli(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -26,7 +26,7 @@ from digest_tui.sources import hf_client
 from digest_tui.sources.hf_api import Period
 from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
 from digest_tui.sync.webdav import WebDavRemote
-from tests.hostile_servers import endless_body, serve, stall, trickle_body, trickle_headers
+from tests.support.hostile_servers import endless_body, serve, stall, trickle_body, trickle_headers
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -13,7 +13,7 @@ import pytest
 from digest_tui import service
 from digest_tui.cli import main
 from digest_tui.store import db
-from tests.conftest import ALL_SEEDS, SEED_DEC10
+from tests.support.paths import ALL_SEEDS, SEED_DEC10
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

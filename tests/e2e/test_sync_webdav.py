@@ -14,7 +14,7 @@ import pytest
 
 from digest_tui.sync import webdav
 from tests.e2e.test_sync_folder import Machines
-from tests.webdav_server import PASSWORD, USER, serve_webdav
+from tests.support.webdav_server import PASSWORD, USER, serve_webdav
 
 NAMES = ("laptop", "desk", "cluster")
 

@@ -17,7 +17,7 @@ import pytest
 from digest_tui.cli import main
 from digest_tui.config import AppContext
 from digest_tui.service import load_sample_if_empty, open_library
-from tests.unit.state_support import import_papers, make_paper
+from tests.support.state import import_papers, make_paper
 
 TITLE = "Evil\u202eplh.exe Attention\u200b Kernels"
 ABSTRACT = "We fuse \u2066attention\u2069 kernels\ufeff for GPUs; see \u2060appendix."

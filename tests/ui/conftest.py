@@ -1,38 +1,41 @@
-"""Helpers for driving the app with Textual's Pilot."""
+"""The app's tests start from the sample library, built once per session.
+
+Each Pilot test used to import and enrich the 152 sample papers on start-up. The first test
+that asks builds them into a template DIGEST_TUI_HOME (with `load_sample_if_empty`, as a first
+start does); every test then gets a copy of its files, so it starts as a first start would after
+the sample is in (no visit recorded yet), with its own library to change.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+import shutil
+from pathlib import Path
 
-from textual.pilot import Pilot
+import pytest
 
-from digest_tui.tui.widgets.nav_tree import NavTree
-
-
-async def settle(pilot: Pilot, rounds: int = 3) -> None:
-    """Let workers (which start other workers) and the messages they post run to the end."""
-    for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+from tests.support.home import isolate_home
 
 
-def tree_nodes(tree: NavTree) -> Iterator[Any]:
-    """Every node of the navigation tree, breadth first."""
-    stack = list(tree.root.children)
-    while stack:
-        node = stack.pop(0)
-        yield node
-        stack.extend(node.children)
+@pytest.fixture(scope="session")
+def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from digest_tui.config import AppContext
+    from digest_tui.service import load_sample_if_empty, open_library
+
+    root = tmp_path_factory.mktemp("sample-home") / "home"
+    with pytest.MonkeyPatch.context() as patch:
+        isolate_home(root, patch)
+        library = open_library(AppContext())
+        try:
+            load_sample_if_empty(library)
+        finally:
+            library.close()  # checkpointed: the copy needs only library.sqlite3
+    return root
 
 
-def find_node(tree: NavTree, kind: str, value: str | None) -> Any:
-    for node in tree_nodes(tree):
-        if node.data is not None and node.data.kind == kind and node.data.value == value:
-            return node
-    raise AssertionError(f"no tree node {kind}:{value}")
-
-
-def labels(tree: NavTree) -> dict[str, str]:
-    """Node label without its count -> label with it ("Bookmarks" -> "Bookmarks 1")."""
-    return {str(n.label).rsplit(" ", 1)[0]: str(n.label) for n in tree_nodes(tree)}
+@pytest.fixture
+def home(sample_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A DIGEST_TUI_HOME holding its own copy of the prebuilt sample library."""
+    root = tmp_path / "home"
+    shutil.copytree(sample_template, root, ignore=shutil.ignore_patterns("*-wal", "*-shm"))
+    isolate_home(root, monkeypatch)
+    return root

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
-from tests.ui.conftest import settle
+from tests.support.pilot import settle
 
 SIZE = (140, 40)
 

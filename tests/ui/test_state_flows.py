@@ -10,7 +10,7 @@ from digest_tui.tui.screens.editors import NoteScreen, TagScreen, parse_tag_inpu
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.ui.conftest import find_node, labels, settle
+from tests.support.pilot import find_node, labels, notices, settle
 
 
 async def test_bookmark_and_read_update_panel_marks_and_tree_counts(home):
@@ -21,13 +21,13 @@ async def test_bookmark_and_read_update_panel_marks_and_tree_counts(home):
         first = papers.current.id
         await pilot.press("b")
         await settle(pilot)
-        assert app.query_one(PaperPanel).paper["bookmarked"] is True
+        assert app.query_one(PaperPanel).paper.bookmarked is True
         assert labels(app.query_one(NavTree))["Bookmarks"] == "Bookmarks 1"
         assert papers.rows[papers.cursor].id == first and papers.rows[papers.cursor].bookmarked
         assert "★" in papers.render_line(papers.cursor - int(papers.scroll_offset.y)).text
         await pilot.press("r")
         await settle(pilot)
-        assert app.query_one(PaperPanel).paper["read"] is True
+        assert app.query_one(PaperPanel).paper.read is True
         assert labels(app.query_one(NavTree))["Unread"] == "Unread 151"
         # Both survive a restart: they were committed when the key was pressed.
     app2 = DigestApp(AppContext())
@@ -45,26 +45,26 @@ async def test_tag_editor_adds_and_removes_with_completion(home):
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         await pilot.press("t")
-        await pilot.pause()
+        await settle(pilot)  # the editor opens once a worker read what it offers
         assert isinstance(app.screen, TagScreen)
         await pilot.press(*"todo, moe-reading", "enter")
         await settle(pilot)
         panel = app.query_one(PaperPanel)
-        assert panel.paper["tags"] == ["moe-reading", "todo"]
+        assert panel.paper.tags == ("moe-reading", "todo")
         tree_labels = labels(app.query_one(NavTree))
         assert tree_labels["todo"] == "todo 1" and tree_labels["moe-reading"] == "moe-reading 1"
         # Completion from existing tags: "to" + right arrow accepts "todo".
         await pilot.press("j", "t")
-        await pilot.pause()
+        await settle(pilot)  # the editor opens once a worker read what it offers
         await pilot.press(*"to", "right", "enter")
         await settle(pilot)
-        assert panel.paper["tags"] == ["todo"]
+        assert panel.paper.tags == ("todo",)
         assert labels(app.query_one(NavTree))["todo"] == "todo 2"
         await pilot.press("t")
-        await pilot.pause()
+        await settle(pilot)  # the editor opens once a worker read what it offers
         await pilot.press(*"-todo", "enter")
         await settle(pilot)
-        assert panel.paper["tags"] == []
+        assert panel.paper.tags == ()
         # The tag filter in the search box.
         await pilot.press("slash", *"tag:todo")
         await settle(pilot)
@@ -81,14 +81,14 @@ async def test_note_editor_saves_and_note_is_searchable(home):
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        await pilot.pause()
+        await settle(pilot)  # the editor opens once a worker read what it offers
         assert isinstance(app.screen, NoteScreen)
         await pilot.press(*"compare with zebrafish kernels")
         await pilot.press("ctrl+s")
         await settle(pilot)
         panel = app.query_one(PaperPanel)
-        assert panel.paper["note"] == "compare with zebrafish kernels"
-        noted = panel.paper["id"]
+        assert panel.paper.note == "compare with zebrafish kernels"
+        noted = panel.paper.id
         await pilot.press("slash", *"zebrafish")
         await settle(pilot)
         assert [r.id for r in app.query_one(PaperList).rows] == [noted]
@@ -102,7 +102,7 @@ async def test_reading_list_add_reorder_remove(home):
         ids = [papers.rows[0].id, papers.rows[1].id]
         for _ in ids:
             await pilot.press("l")
-            await pilot.pause()
+            await settle(pilot)  # the editor opens once a worker read what it offers
             await pilot.press(*"week one", "enter")
             await settle(pilot)
             await pilot.press("j")
@@ -147,6 +147,6 @@ async def test_a_failed_save_is_shown_not_swallowed(home, monkeypatch):
         await settle(pilot)
         await pilot.press("b")
         await settle(pilot)
-        messages = [n.message for n in app._notifications]
+        messages = notices(app)
         assert any("Not saved: database or disk is full" in m for m in messages)
-        assert app.query_one(PaperPanel).paper["bookmarked"] is False
+        assert app.query_one(PaperPanel).paper.bookmarked is False

@@ -10,7 +10,7 @@ from digest_tui.cli import main
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.ui.conftest import settle
+from tests.support.pilot import notices, settle
 
 
 def use_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
@@ -39,11 +39,11 @@ async def test_S_syncs_in_the_background_and_the_panel_follows(
         await pilot.press("slash", *"flashmoe", "enter")
         await settle(pilot)
         panel = app.query_one(PaperPanel)
-        assert panel.paper["bookmarked"] is False
+        assert panel.paper.bookmarked is False
         await pilot.press("S")
         await settle(pilot, rounds=6)
-        assert panel.paper["bookmarked"] is True and panel.paper["tags"] == ["todo"]
-        assert any(n.message.startswith("Synced:") for n in app._notifications)
+        assert panel.paper.bookmarked is True and panel.paper.tags == ("todo",)
+        assert any(m.startswith("Synced:") for m in notices(app))
 
 
 async def test_S_without_a_remote_says_how_to_set_one_up(home: Path):
@@ -52,7 +52,7 @@ async def test_S_without_a_remote_says_how_to_set_one_up(home: Path):
         await settle(pilot)
         await pilot.press("S")
         await settle(pilot)
-        assert any("sync init" in n.message for n in app._notifications)
+        assert any("sync init" in m for m in notices(app))
 
 
 async def test_a_failing_remote_is_reported_and_local_edits_stay(
@@ -70,7 +70,7 @@ async def test_a_failing_remote_is_reported_and_local_edits_stay(
         await settle(pilot)
         await pilot.press("S")
         await settle(pilot, rounds=4)
-        assert any(n.message.startswith("Sync failed:") for n in app._notifications)
+        assert any(m.startswith("Sync failed:") for m in notices(app))
     capsys.readouterr()
     assert main(["papers", "--bookmarked", "--format", "jsonl"]) == 0
     assert '"title": "Galvatron: Automatic Distributed Training' in capsys.readouterr().out

@@ -14,16 +14,15 @@ import datetime as dt
 from pathlib import Path
 
 from textual.widgets import Static
-from textual.widgets._toast import Toast
 
 from digest_tui.cli import main
 from digest_tui.config import AppContext
 from digest_tui.service import load_sample_if_empty, open_library
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.loopback import Recorded, serve
-from tests.ui.conftest import settle
-from tests.unit.state_support import import_papers, make_paper
+from tests.support.loopback import Recorded, serve
+from tests.support.pilot import assert_literal_toasts, notices, settle
+from tests.support.state import import_papers, make_paper
 
 TUI = Path(__file__).resolve().parents[2] / "src" / "digest_tui" / "tui"
 
@@ -46,22 +45,7 @@ async def show(pilot, word: str) -> None:
     await pilot.press("slash", *word, "enter")
     await settle(pilot)
     panel = pilot.app.query_one(PaperPanel)
-    assert panel.paper is not None and word in panel.paper["title"]
-
-
-def notices(app: DigestApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
-def assert_literal_toasts(app: DigestApp) -> None:
-    """No notification is markup, and no toast on screen carries a click action."""
-    assert all(not n.markup for n in app._notifications)
-    for toast in app.screen.query(Toast):
-        content = toast.render()
-        for span in content.spans:
-            style = span.style
-            meta = getattr(style, "meta", None) or {}
-            assert "@click" not in meta and "@click" not in str(style)
+    assert panel.paper is not None and word in panel.paper.title
 
 
 async def test_markup_in_a_project_page_is_shown_not_parsed(home):
@@ -93,7 +77,7 @@ async def test_a_click_action_in_a_url_never_runs(home, tmp_path):
         # Click all over the toast (the first click dismisses it, as any click would).
         for _ in range(5):
             await pilot.pause(0.05)
-        toasts = list(app.screen.query(Toast))
+        toasts = list(app.screen.query("Toast"))
         assert toasts
         region = toasts[0].region
         for y in range(region.height):

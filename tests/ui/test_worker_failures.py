@@ -11,6 +11,7 @@ from textual.worker import WorkerFailed
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
+from tests.support.pilot import assert_literal_toasts, notices
 
 
 async def settle(pilot: Pilot, rounds: int = 3) -> None:
@@ -21,13 +22,9 @@ async def settle(pilot: Pilot, rounds: int = 3) -> None:
         await pilot.pause()
 
 
-def notices(app: DigestApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
 async def test_a_bad_user_taxonomy_is_reported_not_left_loading(home):
     config = home / "config"
-    config.mkdir(parents=True)
+    config.mkdir(parents=True, exist_ok=True)
     (config / "taxonomy.yaml").write_text("topics: [unclosed\n", encoding="utf-8")
     app = DigestApp(AppContext())
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
@@ -60,7 +57,7 @@ async def test_a_bug_in_a_worker_shows_its_type_and_message_literally(home, monk
         shown = [m for m in notices(app) if "ValueError" in m]
         assert shown and shown[0].startswith("ValueError: cannot load [/oops] "), notices(app)
         assert "errors.log" in shown[0]
-        assert all(not n.markup for n in app._notifications)
+        assert_literal_toasts(app)
         log = (home / "state" / "errors.log").read_text(encoding="utf-8")
         assert "_load_paper" in log and "ValueError: cannot load [/oops]" in log
         await pilot.press("k")  # and keeps working once the library answers again

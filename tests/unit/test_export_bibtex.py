@@ -5,7 +5,7 @@ from __future__ import annotations
 import bibtexparser
 
 from digest_tui.export.bibtex import citation_keys, escape, protect_title, to_bibtex
-from tests.unit.export_support import exported_papers
+from tests.support.export import exported_papers
 
 _UNESCAPE = [
     (r"\textbackslash{}", "\\"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from digest_tui.export.csl_json import author, to_csl_json
-from tests.unit.export_support import exported_papers
+from tests.support.export import exported_papers
 
 # Field names and JSON types from the CSL-JSON schema (csl-data.json) that the export uses.
 _SCHEMA_TYPES = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from digest_tui.export.markdown import link, md_escape, to_markdown
-from tests.unit.export_support import exported_papers
+from tests.support.export import exported_papers
 
 
 def test_reading_list_layout():

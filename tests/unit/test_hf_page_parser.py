@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from digest_tui.errors import PageFormatError
 from digest_tui.ids import title_paper_id
 from digest_tui.sources.hf_page import infer_page_year, parse_file, parse_page
-from tests.conftest import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_DEC30, SEED_JAN08
+from tests.support.paths import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_DEC30, SEED_JAN08
 
 
 def by_title(parsed, prefix: str):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from digest_tui.errors import OpsError
 from digest_tui.state.log import apply_ops
 from digest_tui.state.materialise import derived_snapshot
-from tests.unit.state_support import DAY_MS, PAPERS, import_papers, replica
+from tests.support.state import DAY_MS, PAPERS, import_papers, replica
 
 IDS = [p.id for p in PAPERS]
 TAGS = ["kernels", "moe", "todo"]

@@ -16,7 +16,7 @@ from digest_tui.state.log import (
 )
 from digest_tui.state.materialise import derived_snapshot, rebuild_derived
 from digest_tui.state.model import Op
-from tests.unit.state_support import DAY_MS, PAPERS, import_papers, make_paper, replica
+from tests.support.state import DAY_MS, PAPERS, import_papers, make_paper, replica
 
 FLASH = PAPERS[0].id  # 2407.08608
 MEGATRON = PAPERS[2].id  # title-derived id

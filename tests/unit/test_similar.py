@@ -16,8 +16,8 @@ from digest_tui.similar.index import SimilarIndex
 from digest_tui.similar.terms import term_counts, tokens
 from digest_tui.store.db import connect
 from digest_tui.store.library import Library
-from tests.conftest import ALL_SEEDS, DIGESTS, ROOT
-from tests.unit.test_store import import_seed
+from tests.support.library import import_seed
+from tests.support.paths import ALL_SEEDS, DIGESTS, ROOT
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))  # bench/evaluation: the evaluation code lives beside the scripts

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from digest_tui.config import DeviceCount, Machine
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PositionError
+from digest_tui.paper_view import paper_view
 from digest_tui.search_syntax import parse_search
-from digest_tui.serialize import paper_json
 from digest_tui.state import positions
 from digest_tui.store.fits import fits_problems, install_fits
 from digest_tui.store.query import PaperQuery
-from tests.unit.state_support import PAPERS, import_papers, make_paper, replica
+from tests.support.state import PAPERS, import_papers, make_paper, replica
 
 IDS = [p.id for p in PAPERS]
 
@@ -111,7 +111,7 @@ def test_counts_and_tags(r):
 
 def test_paper_json_carries_the_state(r):
     row = r.library.resolve(IDS[0])
-    obj = paper_json(r.library, row)
+    obj = paper_view(r.library, row).to_json()
     assert obj["bookmarked"] is True and obj["read"] is False
     assert obj["tags"] == ["kernels", "todo"] and obj["lists"] == ["Thesis"]
     assert obj["note"] is None and obj["note_conflicts"] == []

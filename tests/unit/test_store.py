@@ -12,12 +12,8 @@ from digest_tui.sources.hf_page import parse_file, parse_page
 from digest_tui.store.db import connect, migrations, schema_version
 from digest_tui.store.library import Library, content_hash
 from digest_tui.store.query import PaperQuery
-from tests.conftest import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_JAN08
-
-
-def import_seed(library: Library, path) -> object:
-    text = path.read_text(encoding="utf-8")
-    return library.import_parsed(parse_page(text, str(path)), content_hash(text))
+from tests.support.library import import_seed
+from tests.support.paths import ALL_SEEDS, SEED_DEC09, SEED_DEC10, SEED_JAN08
 
 
 @pytest.fixture

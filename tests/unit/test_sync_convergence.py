@@ -22,8 +22,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from digest_tui.errors import OpsError, SyncError
 from digest_tui.sync.segments import MARKER
-from tests.unit.state_support import DAY_MS, PAPERS, import_papers
-from tests.unit.sync_support import Node
+from tests.support.state import DAY_MS, PAPERS, import_papers
+from tests.support.sync import Node
 
 IDS = [p.id for p in PAPERS]
 NAMES = ["aaaa", "bbbb", "cccc"]

@@ -12,8 +12,8 @@ from digest_tui.errors import RemoteMissing, SyncError
 from digest_tui.sync.engine import SyncEngine
 from digest_tui.sync.remote import FolderRemote
 from digest_tui.sync.segments import MARKER, SegmentName, encode_segment
-from tests.unit.state_support import DAY_MS, PAPERS, import_papers
-from tests.unit.sync_support import FailingFolder, Node, converge, files
+from tests.support.state import DAY_MS, PAPERS, import_papers
+from tests.support.sync import FailingFolder, Node, converge, files
 
 A, B, C, D, E = (p.id for p in PAPERS)
 

@@ -18,8 +18,8 @@ import pytest
 
 from digest_tui.errors import SyncError
 from digest_tui.sync.segments import MAX_MANIFEST_BYTES, MAX_SEGMENT_BYTES, Manifest
-from tests.unit.state_support import BASE_MS, DAY_MS, PAPERS
-from tests.unit.sync_support import Node
+from tests.support.state import BASE_MS, DAY_MS, PAPERS
+from tests.support.sync import Node
 
 A, B, C, D, E = (p.id for p in PAPERS)
 

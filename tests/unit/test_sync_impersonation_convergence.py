@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from digest_tui.sync.segments import op_digest
-from tests.unit.state_support import BASE_MS, PAPERS
-from tests.unit.sync_support import Node
+from tests.support.state import BASE_MS, PAPERS
+from tests.support.sync import Node
 
 IDS = [p.id for p in PAPERS]
 

@@ -18,8 +18,8 @@ from digest_tui.sync.credentials import (
 from digest_tui.sync.engine import SyncEngine, init_remote
 from digest_tui.sync.remote import normalize_spec
 from digest_tui.sync.webdav import WebDavRemote
-from tests.unit.state_support import PAPERS, replica
-from tests.webdav_server import PASSWORD, USER, serve_webdav
+from tests.support.state import PAPERS, replica
+from tests.support.webdav_server import PASSWORD, USER, serve_webdav
 
 CREDS = Credentials(USER, PASSWORD, "test")
 
@@ -184,7 +184,7 @@ def test_credentials_from_the_os_keyring_when_it_is_installed(monkeypatch):
 
 
 def test_retry_after_is_honoured_by_the_webdav_client_too():
-    from tests.loopback import Recorded, serve
+    from tests.support.loopback import Recorded, serve
 
     answers = [Recorded(503, b"busy", {"Retry-After": "3"}), Recorded(200, b"segment")]
     slept: list[float] = []

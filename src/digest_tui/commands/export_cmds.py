@@ -59,7 +59,7 @@ def render(fmt: str, papers: list[dict]) -> str:
 
 
 def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
     from digest_tui.store.fits import fits_problems
 
     library = open_for_command(ctx)
@@ -68,7 +68,7 @@ def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
         query.parsed, lambda: ctx.settings.machines
     ):
         print(f"warning: search: {problem}", file=sys.stderr)
-    papers = [paper_json(library, row) for row in library.rows(query)]
+    papers = [paper_view(library, row).to_json() for row in library.rows(query)]
     text = render(args.format, papers)
     if args.output is None:
         sys.stdout.write(text)

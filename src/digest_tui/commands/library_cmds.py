@@ -127,7 +127,7 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
     from digest_tui.store.fits import fits_problems
 
     library = open_for_command(ctx)
@@ -154,17 +154,17 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         headers = ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"]
         write_table(table, headers, shrink={4: 9}, last_min=28)
     elif args.format == "json":
-        write_json([paper_json(library, r, ctx.settings.machines) for r in rows])
+        write_json([paper_view(library, r, ctx.settings.machines).to_json() for r in rows])
     else:
-        write_jsonl(paper_json(library, r, ctx.settings.machines) for r in rows)
+        write_jsonl(paper_view(library, r, ctx.settings.machines).to_json() for r in rows)
     return 0
 
 
 def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
 
     library = open_for_command(ctx)
-    paper = paper_json(library, resolve_or_fail(library, args.id), ctx.settings.machines)
+    paper = paper_view(library, resolve_or_fail(library, args.id), ctx.settings.machines).to_json()
     if args.format == "json":
         write_json(paper)
         return 0

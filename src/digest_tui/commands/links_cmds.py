@@ -118,15 +118,15 @@ def _client(ctx: AppContext):  # type: ignore[no-untyped-def]
 
 
 def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
 
     library = open_for_command(ctx)
     if args.id:
-        papers = [paper_json(library, resolve_or_fail(library, args.id))]
+        papers = [paper_view(library, resolve_or_fail(library, args.id)).to_json()]
     else:
         from digest_tui.store.query import PaperQuery
 
-        papers = [paper_json(library, r) for r in library.rows(PaperQuery(has_code=True))]
+        papers = [paper_view(library, r).to_json() for r in library.rows(PaperQuery(has_code=True))]
     from digest_tui.repohealth.format import github_repos, health_line
 
     wanted = sorted({repo for paper in papers for repo in github_repos(paper).values()})
@@ -154,11 +154,11 @@ def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
 
 def cmd_open(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_urls import paper_page_url
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
     from digest_tui.urls import open_url
 
     library = open_for_command(ctx)
-    paper = paper_json(library, resolve_or_fail(library, args.id))
+    paper = paper_view(library, resolve_or_fail(library, args.id)).to_json()
     if args.paper:
         url = paper_page_url(paper)
     else:

@@ -117,7 +117,7 @@ def cmd_recommend(ctx: AppContext, args: argparse.Namespace) -> int:
 def _print_ranked(ctx: AppContext, library, ranked: list[tuple[int, float, str]], fmt: str) -> None:  # type: ignore[no-untyped-def]
     """Paper objects (as `papers --format json`) plus score and reason, or a table."""
     from digest_tui.commands.common import write_json, write_jsonl, write_table
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
     from digest_tui.textsafe import one_line
 
     rows = (
@@ -143,7 +143,7 @@ def _print_ranked(ctx: AppContext, library, ranked: list[tuple[int, float, str]]
         return
     objects = []
     for rowid, score, reason in present:
-        paper = paper_json(library, rows[rowid], ctx.settings.machines)
+        paper = paper_view(library, rows[rowid], ctx.settings.machines).to_json()
         paper["score"] = score
         paper["reason"] = reason
         objects.append(paper)

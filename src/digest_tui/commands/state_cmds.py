@@ -397,7 +397,7 @@ def cmd_list_move(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_list_show(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.serialize import paper_json
+    from digest_tui.paper_view import paper_view
 
     library = open_for_command(ctx)
     view = library.state.show_list(args.name)
@@ -409,7 +409,7 @@ def cmd_list_show(ctx: AppContext, args: argparse.Namespace) -> int:
                 "name": view.info.name,
                 "count": view.info.count,
                 "pending": view.pending,
-                "papers": [paper_json(library, r) for r in rows if r is not None],
+                "papers": [paper_view(library, r).to_json() for r in rows if r is not None],
             }
         )
         return 0

@@ -1,4 +1,4 @@
-"""What every export format takes from a paper object (serialize.paper_json): its link, date,
+"""What every export format takes from a paper object (PaperView.to_json()): its link, date,
 authors and code, chosen the same way for BibTeX, CSL-JSON and Markdown."""
 
 from __future__ import annotations

@@ -662,7 +662,7 @@ class Library:
         return UserState(self)
 
     def user_state(self, rowid: int) -> dict[str, Any]:
-        """{bookmarked, tags, read, note, note_conflicts, lists} of one paper (serialize.py)."""
+        """{bookmarked, tags, read, note, note_conflicts, lists} of one paper (paper_view.py)."""
         return self.state.user_state(rowid)
 
     def get_meta(self, key: str) -> str | None:

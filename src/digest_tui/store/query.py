@@ -38,6 +38,12 @@ class PaperQuery:
     tag: str | None = None
     bookmarked: bool | None = None
     read: bool | None = None
+    # Only papers in this reading list (its name in any case, or its id); with no other sort
+    # and no search words, in the list's own order. A field, not `list:"…"` search syntax, so
+    # any name works, quotes included.
+    reading_list: str | None = None
+    # Only papers new since `new_since` (what `is:new` selects).
+    new_only: bool = False
     # `is:new` means added at or after this ISO time; None: the last visit stored in meta.
     new_since: str | None = None
     extra_where: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
@@ -117,7 +123,7 @@ def build_select(
         params.append(" OR ".join(f'"{w}"' for w in parsed.excluded))
 
     sort: str | None = query.sort or next(iter(parsed.values("sort")), None)
-    lists = parsed.values("list")
+    lists = ([query.reading_list] if query.reading_list else []) + parsed.values("list")
     if sort is None and fts is None and len(lists) == 1:
         # A reading list reads in its own order unless another sort is asked for.
         order = f"({_LIST_POSITION}), {_SORTS['date']}"
@@ -173,6 +179,14 @@ def _user_state_filters(
     def member(set_name: str, positive: bool) -> None:
         where.append(f"p.rowid {'' if positive else 'NOT '}IN ({_STATE_SETS[set_name]})")
 
+    def new_since(positive: bool) -> None:
+        since = "coalesce(?, (SELECT value FROM meta WHERE key = 'last_visit'), '')"
+        where.append(f"p.added_at {'>=' if positive else '<'} {since}")
+        params.append(query.new_since)
+
+    if query.new_only:
+        new_since(True)
+
     for tag in ([query.tag] if query.tag else []) + parsed.values("tag"):
         where.append("p.rowid IN (SELECT paper_rowid FROM paper_tags WHERE tag = ?)")
         params.append(tag.strip().lower())
@@ -192,9 +206,7 @@ def _user_state_filters(
             set_name, wanted = _IS_VALUES[value]
             member(set_name, wanted == positive)
         elif value == "new":
-            since = "coalesce(?, (SELECT value FROM meta WHERE key = 'last_visit'), '')"
-            where.append(f"p.added_at {'>=' if positive else '<'} {since}")
-            params.append(query.new_since)
+            new_since(positive)
         elif value == "withdrawn" and not (positive and "withdrawn" in parsed.values("is")):
             where.append(f"p.withdrawn = {1 if positive else 0}")
 
@@ -205,7 +217,7 @@ def _user_state_filters(
             elif value == "tags":
                 member("tags", positive)
 
-    for name in parsed.values("list"):
+    for name in ([query.reading_list] if query.reading_list else []) + parsed.values("list"):
         where.append(f"p.rowid IN ({_IN_LIST})")
         params.extend([name, name])
     for name in parsed.values("-list"):

@@ -1,15 +1,17 @@
 """The digest-tui Textual app: navigation | papers | details.
 
 Attributes go down (the app tells each pane what to show), messages come up (the panes say
-what the user highlighted). Every library call runs in a thread worker so the UI never blocks;
-`exclusive=True` workers drop stale results when the user types faster than SQLite answers.
+what the user highlighted; workers post their results as the messages of `tui/messages.py`).
+Every library call runs in a thread worker so the UI never blocks; `exclusive=True` workers
+drop stale results when the user types faster than SQLite answers.
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -17,15 +19,17 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Footer, Input, Static, TextArea, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
-from digest_tui.paper_urls import paper_page_url
+from digest_tui.paper_view import PaperView
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
+from digest_tui.tui import messages as msg
 from digest_tui.tui.library_service import LibraryService, Selection
-from digest_tui.tui.notices import notify_text
+from digest_tui.tui.notices import ShownNotice, notify_text
 from digest_tui.tui.screens.editors import (
     ListPickScreen,
     NoteEdit,
@@ -77,6 +81,8 @@ class DigestApp(App[int]):
         super().__init__()
         self.ctx = ctx or AppContext()
         self.service = LibraryService(self.ctx)
+        # The notices shown this session, newest last (bounded): what the user was told.
+        self.notices_shown: deque[ShownNotice] = deque(maxlen=200)
         self.selection = Selection()
         self.search_text = ""
         self.ready = False
@@ -112,6 +118,8 @@ class DigestApp(App[int]):
         asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
 
     def on_mount(self) -> None:
+        # From here on a library call on this thread is a bug the service refuses.
+        self.service.ui_thread = threading.get_ident()
         self.query_one(PaperList).focus()
         self._startup()
 
@@ -119,19 +127,27 @@ class DigestApp(App[int]):
         self, message: str, *, severity: Any = "information", timeout: float | None = None
     ) -> None:
         """Every message the app shows goes here: literal text, never markup."""
-        notify_text(self, message, severity=severity, timeout=timeout)
+        self.notices_shown.append(notify_text(self, message, severity=severity, timeout=timeout))
 
-    def _post(self, callback: Any, *args: Any, **kwargs: Any) -> None:
-        """From a worker: run `callback` on the UI thread, unless the app is leaving (a
-        closing app would never run it, and the worker would wait for it forever)."""
-        if self._quitting.is_set() or not self.is_running:
-            return
-        # RuntimeError: the app stopped between the check and the call.
-        with contextlib.suppress(RuntimeError):
-            self.call_from_thread(callback, *args, **kwargs)
+    def _send(self, message: Message) -> None:
+        """From a worker: hand a result to the UI thread, unless the app is leaving. Posting
+        never waits for the UI, so a worker is never stuck behind a closing app."""
+        if not self._quitting.is_set():
+            self.post_message(message)
 
-    def _notify_from_thread(self, message: str, **options: Any) -> None:
-        self._post(self.notify_text, message, **options)
+    def _notify_from_thread(
+        self, text: str, *, severity: str = "information", timeout: float | None = None
+    ) -> None:
+        self._send(msg.Notice(text, severity, timeout))
+
+    def on_notice(self, message: msg.Notice) -> None:
+        self.notify_text(message.text, severity=message.severity, timeout=message.timeout)
+
+    def on_status_changed(self, message: msg.StatusChanged) -> None:
+        self.set_status(message.text)
+
+    def on_clipboard_copy(self, message: msg.ClipboardCopy) -> None:
+        self.copy_to_clipboard(message.text)
 
     # ---- loading ------------------------------------------------------------------------
 
@@ -143,15 +159,15 @@ class DigestApp(App[int]):
         self.service.startup(progress)
         tree = self.service.tree_data()
         rows = self.service.rows(self.selection, self.search_text, self.sort)
-        theme = self.service.call(lambda lib: lib.get_meta("theme"))
-        self._post(self._apply_startup, tree, rows, theme)
+        self._send(msg.LibraryReady(tree, rows, self.service.theme()))
 
-    def _apply_startup(self, tree: Any, rows: list[ListRow], theme: str | None = None) -> None:
+    def on_library_ready(self, message: msg.LibraryReady) -> None:
+        theme = message.theme
         if theme and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.query_one(NavTree).populate(tree)
-        self._show_rows(rows)
+        self.query_one(NavTree).populate(message.tree)
+        self._show_rows(message.rows)
         self.ready = True
         if self.ctx.settings.sync_on_start:
             self._sync(quiet_if_unconfigured=True)
@@ -163,16 +179,17 @@ class DigestApp(App[int]):
 
     @work(thread=True, exclusive=True, group="tree", exit_on_error=False)
     def refresh_tree(self) -> None:
-        tree = self.service.tree_data()
-        self._post(self.query_one(NavTree).populate, tree)
+        self._send(msg.TreeLoaded(self.service.tree_data()))
+
+    def on_tree_loaded(self, message: msg.TreeLoaded) -> None:
+        self.query_one(NavTree).populate(message.tree)
 
     def _remember_theme(self, theme: Any) -> None:
-        name = theme.name
-        self._save_meta("theme", name)
+        self._save_theme(theme.name)
 
     @work(thread=True, group="meta", exit_on_error=False)
-    def _save_meta(self, key: str, value: str) -> None:
-        self.service.call(lambda lib: lib.set_meta(key, value))
+    def _save_theme(self, name: str) -> None:
+        self.service.save_theme(name)
 
     def set_status(self, message: str) -> None:
         status = self.query_one("#status", Static)
@@ -184,7 +201,10 @@ class DigestApp(App[int]):
         worker = get_current_worker()
         rows = self.service.rows(selection, search, self.sort)
         if not worker.is_cancelled:  # a newer query replaced this one: drop stale rows
-            self._post(self._show_rows, rows, keep_id)
+            self._send(msg.RowsLoaded(rows, keep_id))
+
+    def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
+        self._show_rows(message.rows, message.keep_id)
 
     def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
         if self.first_rows_seconds is None:
@@ -205,44 +225,45 @@ class DigestApp(App[int]):
     def _load_paper(self, paper_id: str) -> None:
         paper = self.service.paper(paper_id)
         health = self.service.cached_health(paper) if paper else {}
-        self._post(self._show_paper, paper, health)
+        self._send(msg.PaperLoaded(paper, health))
 
-    def _show_paper(self, paper: dict[str, Any] | None, health: dict[str, str]) -> None:
+    def on_paper_loaded(self, message: msg.PaperLoaded) -> None:
+        paper = message.paper
         panel = self.query_one(PaperPanel)
-        panel.health = health
+        panel.health = message.health
         panel.show_paper(paper)
         self._schedule_auto_read(paper)
-        if paper is not None and paper.get("repos") and self.ctx.settings.repo_health:
+        if paper is not None and paper.repos and self.ctx.settings.repo_health:
             self._refresh_health(paper)
 
-    def _schedule_auto_read(self, paper: dict[str, Any] | None) -> None:
+    def _schedule_auto_read(self, paper: PaperView | None) -> None:
         """With `auto_read_seconds` set, a paper left open that long is marked read."""
         if self._auto_read_timer is not None:
             self._auto_read_timer.stop()
             self._auto_read_timer = None
         delay = self.ctx.settings.auto_read_seconds
-        if not delay or paper is None or paper["read"]:
+        if not delay or paper is None or paper.read:
             return
-        paper_id = paper["id"]
+        paper_id = paper.id
 
         def mark() -> None:
             current = self.query_one(PaperPanel).paper
-            if current is not None and current["id"] == paper_id and not current["read"]:
-                self._change_state(lambda state: state.set_read(paper_id, True), "")
+            if current is not None and current.id == paper_id and not current.read:
+                self._change_state("", self.service.set_read, paper_id, True)
 
         self._auto_read_timer = self.set_timer(delay, mark)
 
     @work(thread=True, exclusive=True, group="health", exit_on_error=False)
-    def _refresh_health(self, paper: dict[str, Any]) -> None:
+    def _refresh_health(self, paper: PaperView) -> None:
         """Fetch stars, licence and last push in the background; cached figures show first."""
         health = self.service.refresh_health(paper)
         if health:
-            self._post(self._show_health, paper["id"], health)
+            self._send(msg.HealthLoaded(paper.id, health))
 
-    def _show_health(self, paper_id: str, health: dict[str, str]) -> None:
+    def on_health_loaded(self, message: msg.HealthLoaded) -> None:
         panel = self.query_one(PaperPanel)
-        if panel.paper is not None and panel.paper["id"] == paper_id:
-            panel.health = health
+        if panel.paper is not None and panel.paper.id == message.paper_id:
+            panel.health = message.health
             panel.refresh_view()
 
     # ---- messages up --------------------------------------------------------------------
@@ -261,7 +282,7 @@ class DigestApp(App[int]):
             return
         shown = self.query_one(PaperPanel).paper
         # A new search often keeps the same paper on top: no need to reload and redraw it.
-        if shown is not None and shown["id"] == event.row.id:
+        if shown is not None and shown.id == event.row.id:
             return
         self._load_paper(event.row.id)
 
@@ -356,12 +377,12 @@ class DigestApp(App[int]):
         if repo is None:
             self.notify_text("This paper has no linked code.", severity="warning")
             return
-        self._open(repo["url"])
+        self._open(repo.url)
 
     def action_open_paper(self) -> None:
         paper = self.query_one(PaperPanel).paper
         if paper is not None:
-            self._open(paper_page_url(paper))
+            self._open(paper.page_url)
 
     @work(thread=True, group="open", exit_on_error=False)
     def _open(self, url: str) -> None:
@@ -369,114 +390,120 @@ class DigestApp(App[int]):
 
         # Without a browser (over SSH) the URL goes to the terminal's clipboard through
         # Textual's own driver, so the OSC 52 bytes never interleave with a screen update.
-        result = open_url(url, writer=lambda _osc52: self._post(self.copy_to_clipboard, url))
+        result = open_url(url, writer=lambda _osc52: self._send(msg.ClipboardCopy(url)))
         severity = "error" if result.action == "refused" else "information"
         self._notify_from_thread(result.message, severity=severity)
 
     # ---- the user's state --------------------------------------------------------------
 
-    def _current_paper(self) -> dict[str, Any] | None:
+    def _current_paper(self) -> PaperView | None:
         paper = self.query_one(PaperPanel).paper
         if paper is None:
             self.notify_text("No paper selected.", severity="warning")
         return paper
 
     @work(thread=True, group="state", exit_on_error=False)
-    def _change_state(self, change: Any, done: str) -> None:
-        """Run one UserState change; it is committed when this returns. A failure is shown,
-        never swallowed, and nothing else is lost (each change is its own transaction)."""
+    def _change_state(self, done: str, change: Callable[..., None], *args: Any) -> None:
+        """Run one LibraryService change; it is committed when this returns. A failure is
+        shown, never swallowed, and nothing else is lost (each change is its own transaction)."""
         import sqlite3
 
         from digest_tui.errors import StateError
 
         try:
-            self.service.call(lambda lib: change(lib.state))
+            change(*args)
         except (StateError, sqlite3.Error, OSError) as exc:
             self._notify_from_thread(f"Not saved: {exc}", severity="error", timeout=10)
             return
         if done:
             self._notify_from_thread(done, timeout=3)
-        self._post(self._after_state_change)
+        self._send(msg.StateSaved())
+
+    def on_state_saved(self, message: msg.StateSaved) -> None:
+        self._after_state_change()
 
     def _after_state_change(self) -> None:
         paper = self.query_one(PaperPanel).paper
         if paper is not None:
-            self._load_paper(paper["id"])
+            self._load_paper(paper.id)
         self.refresh_tree()
         self.refresh_rows()
 
     def action_bookmark(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            on = not paper["bookmarked"]
-            self._change_state(
-                lambda state: state.bookmark(paper["id"], on),
-                "Bookmarked." if on else "Unbookmarked.",
-            )
+            on = not paper.bookmarked
+            done = "Bookmarked." if on else "Unbookmarked."
+            self._change_state(done, self.service.set_bookmark, paper.id, on)
 
     def action_toggle_read(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            on = not paper["read"]
-            self._change_state(lambda state: state.set_read(paper["id"], on), "")
+            self._change_state("", self.service.set_read, paper.id, not paper.read)
+
+    # The editors open once a worker has read what they offer (known tags, the note, the
+    # lists): the library may be busy for a while, and the UI must not wait for it.
 
     def action_tags(self) -> None:
         paper = self._current_paper()
-        if paper is None:
-            return
-        known = self.service.call(lambda lib: lib.state.all_tags())
+        if paper is not None:
+            self._prepare_tag_editor(paper)
+
+    @work(thread=True, group="editor", exit_on_error=False)
+    def _prepare_tag_editor(self, paper: PaperView) -> None:
+        self._send(msg.TagEditorReady(paper, self.service.known_tags()))
+
+    def on_tag_editor_ready(self, message: msg.TagEditorReady) -> None:
+        paper = message.paper
 
         def apply(edit: TagEdit | None) -> None:
-            if edit is None:
-                return
+            if edit is not None:
+                self._change_state(
+                    "Tags saved.", self.service.edit_tags, paper.id, edit.add, edit.remove
+                )
 
-            def change(state: Any) -> None:
-                if edit.add:
-                    state.add_tags(paper["id"], edit.add)
-                if edit.remove:
-                    state.remove_tags(paper["id"], edit.remove)
-
-            self._change_state(change, "Tags saved.")
-
-        self.push_screen(TagScreen(paper["title"], paper["tags"], known), apply)
+        screen = TagScreen(paper.title, list(paper.tags), message.known_tags)
+        self.push_screen(screen, apply)
 
     def action_note(self) -> None:
         paper = self._current_paper()
-        if paper is None:
-            return
-        note = self.service.call(lambda lib: lib.state.note(paper["id"]))
+        if paper is not None:
+            self._prepare_note_editor(paper)
+
+    @work(thread=True, group="editor", exit_on_error=False)
+    def _prepare_note_editor(self, paper: PaperView) -> None:
+        self._send(msg.NoteEditorReady(paper, self.service.note(paper.id)))
+
+    def on_note_editor_ready(self, message: msg.NoteEditorReady) -> None:
+        paper, note = message.paper, message.note
         shown = note.text or ""
         others = [v.text for v in note.versions if v.version != note.version and v.text]
         versions = [v.version for v in note.versions]
 
         def apply(edit: NoteEdit | None) -> None:
-            if edit is None:
-                return
-            self._change_state(
-                lambda state: state.set_note(paper["id"], edit.text, replaces=edit.replaces),
-                "Note saved." if edit.text.strip() else "Note deleted.",
-            )
+            if edit is not None:
+                done = "Note saved." if edit.text.strip() else "Note deleted."
+                self._change_state(done, self.service.save_note, paper.id, edit.text, edit.replaces)
 
-        self.push_screen(NoteScreen(paper["title"], shown, versions, others), apply)
+        self.push_screen(NoteScreen(paper.title, shown, versions, others), apply)
 
     def action_add_to_list(self) -> None:
         paper = self._current_paper()
-        if paper is None:
-            return
-        names = [info.name for info in self.service.call(lambda lib: lib.state.lists())]
+        if paper is not None:
+            self._prepare_list_picker(paper)
+
+    @work(thread=True, group="editor", exit_on_error=False)
+    def _prepare_list_picker(self, paper: PaperView) -> None:
+        self._send(msg.ListPickerReady(paper, self.service.list_names()))
+
+    def on_list_picker_ready(self, message: msg.ListPickerReady) -> None:
+        paper = message.paper
 
         def apply(name: str | None) -> None:
-            if name is None:
-                return
+            if name is not None:
+                self._change_state(f"Added to {name}.", self.service.add_to_list, name, paper.id)
 
-            def change(state: Any) -> None:
-                if name.casefold() not in {n.casefold() for n in names}:
-                    state.create_list(name)
-                state.add_to_list(name, [paper["id"]])
-
-            self._change_state(change, f"Added to {name}.")
-
-        self.push_screen(ListPickScreen(paper["title"], names), apply)
+        self.push_screen(ListPickScreen(paper.title, message.list_names), apply)
 
     def action_remove_from_list(self) -> None:
         paper = self._current_paper()
@@ -488,10 +515,7 @@ class DigestApp(App[int]):
             )
             return
         name = self.selection.value
-        self._change_state(
-            lambda state: state.remove_from_list(name, [paper["id"]]),
-            f"Removed from {name}.",
-        )
+        self._change_state(f"Removed from {name}.", self.service.remove_from_list, name, paper.id)
 
     def action_move_in_list(self, step: int) -> None:
         papers = self.query_one(PaperList)
@@ -504,8 +528,16 @@ class DigestApp(App[int]):
         name = self.selection.value
         # Place it on the other side of its neighbour.
         neighbour = papers.rows[target].id
-        where = {"before": neighbour} if step < 0 else {"after": neighbour}
-        self._change_state(lambda state: state.move_in_list(name, current.id, **where), "")
+        if step < 0:
+            self._change_state("", self._move_before, name, current.id, neighbour)
+        else:
+            self._change_state("", self._move_after, name, current.id, neighbour)
+
+    def _move_before(self, name: str, paper_id: str, neighbour: str) -> None:
+        self.service.move_in_list(name, paper_id, before=neighbour)
+
+    def _move_after(self, name: str, paper_id: str, neighbour: str) -> None:
+        self.service.move_in_list(name, paper_id, after=neighbour)
 
     _SORTS = ("date", "upvotes", "stars", "title")
 
@@ -525,9 +557,9 @@ class DigestApp(App[int]):
         from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
 
         def progress(done: int, total: int, label: str) -> None:
-            self._post(self.set_status, f"Fetching {label}… {done}/{total}")
+            self._send(msg.StatusChanged(f"Fetching {label}… {done}/{total}"))
 
-        self._post(self.set_status, "Fetching from Hugging Face…")
+        self._send(msg.StatusChanged("Fetching from Hugging Face…"))
         try:
             with self.service.own_library() as library:
                 report = fetch_days(
@@ -538,7 +570,7 @@ class DigestApp(App[int]):
                     cancel=self._quitting,
                 )
         finally:
-            self._post(self.set_status, "")
+            self._send(msg.StatusChanged(""))
         if self._quitting.is_set():
             return
         severity = "information" if report.ok else "error"
@@ -547,7 +579,7 @@ class DigestApp(App[int]):
             message += "\n" + "\n".join(report.errors[:3])
         self._notify_from_thread(message, severity=severity, timeout=8)
         # Tree counts, the list and the shown paper (its upvotes or repos may have changed).
-        self._post(self._after_state_change)
+        self._send(msg.StateSaved())
 
     def action_sync(self) -> None:
         self._sync()
@@ -561,9 +593,9 @@ class DigestApp(App[int]):
         from digest_tui.sync.engine import SyncEngine, configured_remote
 
         def progress(message: str) -> None:
-            self._post(self.set_status, f"Sync: {message}")
+            self._send(msg.StatusChanged(f"Sync: {message}"))
 
-        self._post(self.set_status, "Sync: starting…")
+        self._send(msg.StatusChanged("Sync: starting…"))
         try:
             with SyncEngine.owning(
                 open_library(self.ctx), progress=progress, cancel=self._quitting
@@ -580,11 +612,11 @@ class DigestApp(App[int]):
             self._notify_from_thread(f"Sync failed: {exc}", severity="error", timeout=10)
             return
         finally:
-            self._post(self.set_status, "")
+            self._send(msg.StatusChanged(""))
         summary = "; ".join(report.lines()[:3]) or "nothing to do"
         self._notify_from_thread(f"Synced: {summary}", timeout=6)
         if report.changed:
-            self._post(self._after_state_change)
+            self._send(msg.StateSaved())
 
     def _sync_on_quit(self) -> None:
         """Blocking, bounded: the user asked for it in config, and edits must leave with them."""

@@ -1,7 +1,10 @@
-"""The TUI's access to the library: one connection, one lock, called from worker threads.
+"""The TUI's access to the library: named calls with typed results, made from worker threads.
 
-Workers run in threads so the UI never waits on SQLite; the lock keeps two workers from
-interleaving statements on the shared connection (a write transaction and a read, say).
+Workers run in threads so the UI never waits on SQLite (a re-enrichment can hold the library for
+minutes); the lock keeps two workers from interleaving statements on the shared connection (a
+write transaction and a read, say). Every method here is a blocking library call: the app calls
+them only from workers, and once it names its UI thread (`ui_thread`) a call made on that
+thread is refused, so a slip shows up in the first Pilot test instead of as a frozen screen.
 """
 
 from __future__ import annotations
@@ -9,14 +12,18 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from digest_tui.config import AppContext
 from digest_tui.store.library import DigestRow, Library, ListRow
 from digest_tui.store.query import PaperQuery
+
+if TYPE_CHECKING:
+    from digest_tui.paper_view import PaperView
+    from digest_tui.state.model import NoteState
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,8 @@ class Selection:
     label: str = "All papers"
 
     def query(self, search: str = "") -> PaperQuery:
+        # Filters are fields, never search syntax spliced into the box's text: a list named
+        # `my "best" papers` is a name, not a phrase and two words.
         query = PaperQuery(search=search)
         if self.kind == "topic":
             query.topic = self.value
@@ -40,19 +49,35 @@ class Selection:
         elif self.kind == "tag":
             query.tag = self.value
         elif self.kind == "list":
-            query.search = f'list:"{self.value}" {search}'.strip()
+            query.reading_list = self.value
         elif self.kind == "new":
-            query.search = f"is:new {search}".strip()
+            query.new_only = True
         return query
 
 
 @dataclass(frozen=True)
+class TopicCount:
+    id: str  # a taxonomy id, or "other" for papers in no topic
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
 class TreeData:
+    """Everything the navigation tree shows, with the count beside each node."""
+
     total: int
-    topic_counts: dict[str, int]
-    topic_labels: list[tuple[str, str]]
-    digests: list[DigestRow]
-    extra: dict[str, Any]
+    new: int
+    bookmarks: int
+    unread: int
+    topics: tuple[TopicCount, ...]  # taxonomy order, "other" last
+    digests: tuple[DigestRow, ...]  # newest first
+    tags: Mapping[str, int]  # tag -> papers, by tag
+    lists: Mapping[str, int]  # reading list -> papers, by name
+
+
+class UIThreadCall(RuntimeError):
+    """A blocking library call made on the UI thread: a bug in the app (see the module doc)."""
 
 
 class LibraryService:
@@ -62,14 +87,19 @@ class LibraryService:
         self._library: Library | None = None
         self._health: Any = None
         self.new_since: str | None = None
+        # The thread whose calls are refused (the app's event loop); None: no check.
+        self.ui_thread: int | None = None
         # Connections workers opened for themselves (a fetch writes on its own): closed when
         # the app leaves even if their worker is still blocked on the network.
         self._own: set[Library] = set()
         self._own_lock = threading.Lock()
 
-    def call(self, fn: Callable[[Library], Any]) -> Any:
+    @contextmanager
+    def _locked(self) -> Iterator[Library]:
+        if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
+            raise UIThreadCall("a library call was made on the UI thread; use a worker")
         with self._lock:
-            return fn(self.library)
+            yield self.library
 
     @property
     def library(self) -> Library:
@@ -83,8 +113,7 @@ class LibraryService:
         """First-run sample load and re-enrichment after a data change."""
         from digest_tui.service import load_sample_if_empty
 
-        with self._lock:
-            library = self.library
+        with self._locked() as library:
             report = load_sample_if_empty(library)
             if report is not None and progress is not None:
                 progress(f"Loaded the sample library: {report.new} papers")
@@ -96,40 +125,107 @@ class LibraryService:
                     progress(f"Updating topics and code links for {stale} papers…")
                 library.reenrich()
 
+    # ---- reading ------------------------------------------------------------------------
+
     def rows(
         self, selection: Selection, search: str = "", sort: str | None = None
     ) -> list[ListRow]:
         query = selection.query(search)
         query.sort = sort or query.sort
         query.new_since = self.new_since
-        return self.call(lambda lib: lib.list_rows(query))
+        with self._locked() as library:
+            return library.list_rows(query)
 
     def tree_data(self) -> TreeData:
-        def build(lib: Library) -> TreeData:
-            taxonomy = lib.enricher.taxonomy if lib.enricher is not None else None
+        with self._locked() as library:
+            taxonomy = library.enricher.taxonomy if library.enricher is not None else None
             labels = [(t.id, t.label) for t in taxonomy.topics] if taxonomy else []
-            counts = lib.state.counts(new_since=self.new_since or "")
-            extra: dict[str, Any] = {
-                "new": counts.new,
-                "bookmarks": counts.bookmarked,
-                "unread": counts.unread,
-                "tags": counts.tags,
-                "lists": {info.name: info.count for info in counts.lists},
-            }
-            return TreeData(counts.total, lib.topic_counts(), labels, lib.digests(), extra)
+            counts = library.state.counts(new_since=self.new_since or "")
+            topic_counts = library.topic_counts()
+            digests = tuple(library.digests())
+        return TreeData(
+            total=counts.total,
+            new=counts.new,
+            bookmarks=counts.bookmarked,
+            unread=counts.unread,
+            topics=tuple(
+                TopicCount(topic_id, label, topic_counts.get(topic_id, 0))
+                for topic_id, label in [*labels, ("other", "Other")]
+            ),
+            digests=digests,
+            tags=dict(counts.tags),
+            lists={info.name: info.count for info in counts.lists},
+        )
 
-        return self.call(build)
-
-    def paper(self, ident: str) -> dict[str, Any] | None:
-        from digest_tui.serialize import paper_json
+    def paper(self, ident: str) -> PaperView | None:
+        from digest_tui.paper_view import paper_view
 
         machines = self.ctx.settings.machines
+        with self._locked() as library:
+            row = library.resolve(ident)
+            return paper_view(library, row, machines) if row is not None else None
 
-        def load(lib: Library) -> dict[str, Any] | None:
-            row = lib.resolve(ident)
-            return paper_json(lib, row, machines) if row is not None else None
+    def known_tags(self) -> list[str]:
+        """Every tag in use, for completion in the tag editor."""
+        with self._locked() as library:
+            return library.state.all_tags()
 
-        return self.call(load)
+    def note(self, paper_id: str) -> NoteState:
+        with self._locked() as library:
+            return library.state.note(paper_id)
+
+    def list_names(self) -> list[str]:
+        """The reading lists, by name."""
+        with self._locked() as library:
+            return [info.name for info in library.state.lists()]
+
+    def theme(self) -> str | None:
+        with self._locked() as library:
+            return library.get_meta("theme")
+
+    def save_theme(self, name: str) -> None:
+        with self._locked() as library:
+            library.set_meta("theme", name)
+
+    # ---- the user's state: each call is one committed change ---------------------------
+
+    def set_bookmark(self, paper_id: str, on: bool) -> None:
+        with self._locked() as library:
+            library.state.bookmark(paper_id, on)
+
+    def set_read(self, paper_id: str, on: bool) -> None:
+        with self._locked() as library:
+            library.state.set_read(paper_id, on)
+
+    def edit_tags(self, paper_id: str, add: Sequence[str], remove: Sequence[str]) -> None:
+        with self._locked() as library:
+            if add:
+                library.state.add_tags(paper_id, add)
+            if remove:
+                library.state.remove_tags(paper_id, remove)
+
+    def save_note(self, paper_id: str, text: str, replaces: Sequence[str]) -> None:
+        with self._locked() as library:
+            library.state.set_note(paper_id, text, replaces=replaces)
+
+    def add_to_list(self, name: str, paper_id: str) -> None:
+        """Add to the list called `name` (any case), creating it when there is none."""
+        with self._locked() as library:
+            state = library.state
+            if name.casefold() not in {info.name.casefold() for info in state.lists()}:
+                state.create_list(name)
+            state.add_to_list(name, [paper_id])
+
+    def remove_from_list(self, name: str, paper_id: str) -> None:
+        with self._locked() as library:
+            library.state.remove_from_list(name, [paper_id])
+
+    def move_in_list(
+        self, name: str, paper_id: str, *, before: str | None = None, after: str | None = None
+    ) -> None:
+        """Place the paper just before or just after another paper of the list."""
+        with self._locked() as library:
+            library.state.move_in_list(name, paper_id, before=before, after=after)
 
     # ---- repo health (its own cache file and lock: network calls never hold the library) ----
 
@@ -142,20 +238,20 @@ class LibraryService:
             self._health = GitHubHealthClient(cache, timeout=8.0)
         return self._health
 
-    def cached_health(self, paper: dict[str, Any]) -> dict[str, str]:
-        from digest_tui.repohealth.format import github_repos, health_line
+    def cached_health(self, paper: PaperView) -> dict[str, str]:
+        from digest_tui.repohealth.format import health_line
 
         lines = {}
-        for url, (owner, name) in github_repos(paper).items():
+        for url, (owner, name) in paper.github_repos.items():
             health = self.health_client.cached(owner, name)
             if health is not None:
                 lines[url] = health_line(health)
         return lines
 
-    def refresh_health(self, paper: dict[str, Any]) -> dict[str, str]:
-        from digest_tui.repohealth.format import github_repos, health_line
+    def refresh_health(self, paper: PaperView) -> dict[str, str]:
+        from digest_tui.repohealth.format import health_line
 
-        repos = github_repos(paper)
+        repos = paper.github_repos
         results = self.health_client.refresh_many(list(repos.values()))
         by_key = {(h.owner.lower(), h.name.lower()): health_line(h) for h in results}
         return {

@@ -9,6 +9,7 @@ and invisible characters (tests/ui/test_untrusted_text.py checks no other call e
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from digest_tui.textsafe import printable
@@ -18,12 +19,22 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
 
+@dataclass(frozen=True)
+class ShownNotice:
+    """A notice as the user saw it: its text (escaped) and severity."""
+
+    text: str
+    severity: str
+
+
 def notify_text(
     app: App[Any],
     message: str,
     *,
     severity: SeverityLevel = "information",
     timeout: float | None = None,
-) -> None:
+) -> ShownNotice:
     """Show `message` as a toast exactly as written (control/bidi characters escaped)."""
-    app.notify(printable(message), severity=severity, timeout=timeout, markup=False)
+    shown = printable(message)
+    app.notify(shown, severity=severity, timeout=timeout, markup=False)
+    return ShownNotice(shown, severity)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Tree
@@ -42,19 +44,17 @@ class NavTree(Tree[Selection]):
         self.clear()
         root = self.root
         root.add_leaf(_label("All papers", data.total), data=Selection())
-        extra = data.extra
-        for kind, name in (
-            ("new", "New since last visit"),
-            ("bookmarks", "Bookmarks"),
-            ("unread", "Unread"),
+        for kind, name, count in (
+            ("new", "New since last visit", data.new),
+            ("bookmarks", "Bookmarks", data.bookmarks),
+            ("unread", "Unread", data.unread),
         ):
-            if kind in extra:
-                root.add_leaf(_label(name, extra[kind]), data=Selection(kind, None, name))
+            root.add_leaf(_label(name, count), data=Selection(kind, None, name))
         topics = root.add("Topics", data=None, expand=True)
-        for topic_id, label in [*data.topic_labels, ("other", "Other")]:
+        for topic in data.topics:
             topics.add_leaf(
-                _label(label, data.topic_counts.get(topic_id, 0)),
-                data=Selection("topic", topic_id, label),
+                _label(topic.label, topic.count),
+                data=Selection("topic", topic.id, topic.label),
             )
         digests = root.add("Digests", data=None, expand=True)
         for digest in data.digests:
@@ -62,12 +62,12 @@ class NavTree(Tree[Selection]):
                 _label(digest.date, digest.count),
                 data=Selection("digest", digest.id, f"Digest {digest.date}"),
             )
-        self._add_group(root, "Tags", "tag", extra.get("tags"))
-        self._add_group(root, "Reading lists", "list", extra.get("lists"))
+        self._add_group(root, "Tags", "tag", data.tags)
+        self._add_group(root, "Reading lists", "list", data.lists)
         self._restore(keep)
 
     def _add_group(
-        self, root: TreeNode[Selection], title: str, kind: str, items: dict[str, int] | None
+        self, root: TreeNode[Selection], title: str, kind: str, items: Mapping[str, int]
     ) -> None:
         if not items:
             return

@@ -1,19 +1,20 @@
 """The right pane: everything about the highlighted paper.
 
-It renders the DESIGN.md paper object (the same dict `show --format json` prints). Every string
+It renders a `PaperView` (whose `to_json()` is what `show --format json` prints). Every string
 from a digest or API becomes a rich Text, which is never parsed for markup, and control
 characters are made visible, so nothing in a title can style or drive the terminal.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from digest_tui.paper_view import MachineFit, PaperView, RepoRef
 from digest_tui.textsafe import printable, printable_offsets
 
 _KIND_BADGE = {
@@ -28,39 +29,39 @@ def _heading(text: str) -> Text:
     return Text(text, style="bold underline")
 
 
-def _meta_line(paper: dict[str, Any]) -> Text:
-    parts = [f"published {paper.get('published') or 'unknown'}"]
-    if paper.get("upvotes") is not None:
-        parts.append(f"{paper['upvotes']} upvotes")
-    if paper.get("organization_name"):
-        parts.append(printable(paper["organization_name"]))
-    elif paper.get("authors_count"):
-        parts.append(f"{paper['authors_count']} authors")
-    if paper.get("withdrawn"):
+def _meta_line(paper: PaperView) -> Text:
+    parts = [f"published {paper.published or 'unknown'}"]
+    if paper.upvotes is not None:
+        parts.append(f"{paper.upvotes} upvotes")
+    if paper.organization_name:
+        parts.append(printable(paper.organization_name))
+    elif paper.authors_count:
+        parts.append(f"{paper.authors_count} authors")
+    if paper.withdrawn:
         parts.append("WITHDRAWN")
     return Text(" · ".join(parts), style="dim")
 
 
-def _abstract(paper: dict[str, Any]) -> Text:
-    shown, offsets = printable_offsets(paper.get("abstract"))
+def _abstract(paper: PaperView) -> Text:
+    shown, offsets = printable_offsets(paper.abstract)
     text = Text(shown or "(no abstract)")
     # Highlight the phrases that put the paper in its topics. Offsets refer to the stored text;
     # `offsets` maps them past any escape printable() put in (a bidi override, say).
-    for evidence in paper.get("topic_evidence", {}).values():
+    for evidence in paper.topic_evidence.values():
         for item in evidence:
-            start, end = item.get("start"), item.get("end")
-            if item.get("field") == "abstract" and 0 <= start <= end < len(offsets):
+            start, end = item.start, item.end
+            if item.field == "abstract" and 0 <= start <= end < len(offsets):
                 text.stylize("bold reverse", offsets[start], offsets[end])
     return text
 
 
-def _topics(paper: dict[str, Any]) -> list[RenderableType]:
+def _topics(paper: PaperView) -> list[RenderableType]:
     out: list[RenderableType] = [_heading("Topics")]
-    if not paper.get("topics"):
+    if not paper.topics:
         out.append(Text("other (no topic matched)", style="dim"))
-    for topic in paper.get("topics", []):
+    for topic in paper.topics:
         line = Text(f"{topic}", style="bold")
-        phrases = sorted({printable(e["phrase"]) for e in paper["topic_evidence"].get(topic, [])})
+        phrases = sorted({printable(e.phrase) for e in paper.topic_evidence.get(topic, ())})
         if phrases:
             line.append("  because of: ", style="dim")
             line.append(", ".join(f"“{p}”" for p in phrases))
@@ -68,37 +69,37 @@ def _topics(paper: dict[str, Any]) -> list[RenderableType]:
     return out
 
 
-def _code(paper: dict[str, Any], health: dict[str, Any], highlighted: int) -> list[RenderableType]:
+def _code(paper: PaperView, health: Mapping[str, str], highlighted: int) -> list[RenderableType]:
     out: list[RenderableType] = [_heading("Code")]
-    repos = paper.get("repos", [])
-    if not repos:
+    if not paper.repos:
         out.append(Text("no code linked", style="dim"))
-    for index, repo in enumerate(repos):
+    for index, repo in enumerate(paper.repos):
         pointer = "▶ " if index == highlighted else "  "
         line = Text(pointer)
-        line.append(f"[{_KIND_BADGE.get(repo['kind'], repo['kind'].upper())}] ", style="bold")
-        line.append(printable(repo["url"]))
-        line.append(f"  ({repo['source']})", style="dim")
-        if repo.get("framework"):
-            line.append(f" {printable(repo['framework'])}", style="dim")
+        line.append(f"[{_KIND_BADGE.get(repo.kind, repo.kind.upper())}] ", style="bold")
+        line.append(printable(repo.url))
+        line.append(f"  ({repo.source})", style="dim")
+        if repo.framework:
+            line.append(f" {printable(repo.framework)}", style="dim")
         out.append(line)
-        info = health.get(repo["url"])
+        info = health.get(repo.url)
         if info is not None:
             out.append(Text("    " + info, style="dim"))
-        elif repo.get("stars") is not None:
-            out.append(Text(f"    ★ {repo['stars']}", style="dim"))
-    links = [link for link in paper.get("links", []) if link.get("kind") != "repo"]
+        elif repo.stars is not None:
+            out.append(Text(f"    ★ {repo.stars}", style="dim"))
+    links = [link for link in paper.links if link.kind != "repo"]
     if links:
         out.append(_heading("Links"))
         for link in links:
-            out.append(Text(f"  [{link['kind']}] {printable(link['url'])}"))
-    if paper.get("project_page"):
-        out.append(Text(f"  [project] {printable(paper['project_page'])}"))
+            out.append(Text(f"  [{link.kind}] {printable(link.url)}"))
+    if paper.project_page:
+        out.append(Text(f"  [project] {printable(paper.project_page)}"))
     return out
 
 
-def _hardware(paper: dict[str, Any], fits: list[dict[str, Any]]) -> list[RenderableType]:
-    hardware = paper.get("hardware")
+def _hardware(paper: PaperView, fits: Sequence[MachineFit]) -> list[RenderableType]:
+    # The suggestion's shape belongs to enrich/: read as the mapping the contract carries.
+    hardware = paper.hardware
     if not hardware:
         return []
     out: list[RenderableType] = [_heading("Hardware")]
@@ -132,45 +133,45 @@ def _hardware(paper: dict[str, Any], fits: list[dict[str, Any]]) -> list[Rendera
     if fits:
         out.append(Text("your machines:", style="dim"))
     for fit in fits:
-        mark = "✔" if fit["fits"] else ("✘" if fit["fits"] is False else "?")
-        out.append(Text(f"  {mark} {printable(fit['name'])}: {printable(fit['reason'])}"))
+        mark = "✔" if fit.fits else ("✘" if fit.fits is False else "?")
+        out.append(Text(f"  {mark} {printable(fit.name)}: {printable(fit.reason)}"))
     return out
 
 
-def _state(paper: dict[str, Any]) -> list[RenderableType]:
+def _state(paper: PaperView) -> list[RenderableType]:
     out: list[RenderableType] = []
     flags = []
-    if paper.get("bookmarked"):
+    if paper.bookmarked:
         flags.append("★ bookmarked")
-    flags.append("read" if paper.get("read") else "unread")
+    flags.append("read" if paper.read else "unread")
     line = Text(" · ".join(flags), style="bold")
-    if paper.get("tags"):
+    if paper.tags:
         line.append("   tags: ", style="dim")
-        line.append(", ".join(printable(t) for t in paper["tags"]))
+        line.append(", ".join(printable(t) for t in paper.tags))
     out.append(line)
-    if paper.get("note"):
+    if paper.note:
         out.append(_heading("Note"))
-        out.append(Text(printable(paper["note"])))
+        out.append(Text(printable(paper.note)))
     return out
 
 
 def render_paper(
-    paper: dict[str, Any],
+    paper: PaperView,
     *,
     health: dict[str, str] | None = None,
     highlighted_repo: int = 0,
 ) -> RenderableType:
     parts: list[RenderableType] = [
-        Text(printable(paper["title"]), style="bold"),
+        Text(printable(paper.title), style="bold"),
         _meta_line(paper),
-        Text(f"id {printable(paper['id'])}", style="dim"),
+        Text(f"id {printable(paper.id)}", style="dim"),
         *_state(paper),
         Text(""),
         *_topics(paper),
         Text(""),
         *_code(paper, health or {}, highlighted_repo),
     ]
-    hardware = _hardware(paper, paper.get("machine_fit", []))
+    hardware = _hardware(paper, paper.machine_fit or ())
     if hardware:
         parts += [Text(""), *hardware]
     parts += [Text(""), _heading("Abstract"), _abstract(paper)]
@@ -182,15 +183,15 @@ class PaperPanel(VerticalScroll):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.paper: dict[str, Any] | None = None
+        self.paper: PaperView | None = None
         self.highlighted_repo = 0
         self.health: dict[str, str] = {}
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a paper.", style="dim"), id="paper-body")
 
-    def show_paper(self, paper: dict[str, Any] | None) -> None:
-        same = paper is not None and self.paper is not None and paper["id"] == self.paper["id"]
+    def show_paper(self, paper: PaperView | None) -> None:
+        same = paper is not None and self.paper is not None and paper.id == self.paper.id
         self.paper = paper
         if not same:
             self.highlighted_repo = 0
@@ -214,12 +215,12 @@ class PaperPanel(VerticalScroll):
         )
 
     def cycle_repo(self, step: int) -> None:
-        if self.paper and self.paper.get("repos"):
-            self.highlighted_repo = (self.highlighted_repo + step) % len(self.paper["repos"])
+        if self.paper is not None and self.paper.repos:
+            self.highlighted_repo = (self.highlighted_repo + step) % len(self.paper.repos)
             self._redraw()
 
     @property
-    def current_repo(self) -> dict[str, Any] | None:
-        if self.paper and self.paper.get("repos"):
-            return self.paper["repos"][self.highlighted_repo % len(self.paper["repos"])]
+    def current_repo(self) -> RepoRef | None:
+        if self.paper is not None and self.paper.repos:
+            return self.paper.repos[self.highlighted_repo % len(self.paper.repos)]
         return None

@@ -9,7 +9,7 @@ from digest_tui.errors import RemoteError
 from digest_tui.state.materialise import derived_snapshot
 from digest_tui.sync.engine import SyncEngine, init_remote
 from digest_tui.sync.remote import FolderRemote
-from tests.unit.state_support import PAPERS, Replica, replica
+from tests.support.state import PAPERS, Replica, replica
 
 
 class Node:

@@ -1,11 +1,11 @@
-"""Paper objects (as serialize.paper_json makes them) with awkward text, for export tests."""
+"""Paper objects (as PaperView.to_json makes them) with awkward text, for export tests."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from digest_tui.serialize import paper_json
-from tests.unit.state_support import make_paper, replica
+from digest_tui.paper_view import paper_view
+from tests.support.state import make_paper, replica
 
 TRICKY_TITLE = "50% of {GPU} & $cost #1 for_x ~ ^ \\ in Mélange\x1b[31m"
 
@@ -34,4 +34,4 @@ def exported_papers() -> list[dict]:
     r.state.set_note(papers[0].id, "Uses TMA & warp specialisation; 1.5-2x over FA2.\nSee §3.")
     r.state.set_note(papers[3].id, "50% {weird} note_with\\specials")
     rows = [r.library.resolve(p.id) for p in papers]
-    return [paper_json(r.library, row) for row in rows]
+    return [paper_view(r.library, row).to_json() for row in rows]

@@ -1,0 +1,312 @@
+"""A paper as the views see it: a frozen, typed record built once from a stored row.
+
+The app's panel, the repo-health lookup and the "open paper" URL read attributes of a
+`PaperView`; the JSON contract (docs/user-guide.md, `papers`/`show --format json`) is its
+`to_json()`, which keeps the keys, their order and their values exactly as the contract fixed
+them. Nested enrichment that keeps growing (the hardware suggestion) stays a read-only mapping:
+enrich/ owns its shape, and the contract passes it through unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from digest_tui.config import Machine
+    from digest_tui.store.library import Library
+
+
+@dataclass(frozen=True)
+class TopicMatch:
+    """One phrase that put the paper in a topic; start/end index the stored field's text."""
+
+    phrase: str
+    field: str  # title | abstract | keywords
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"phrase": self.phrase, "field": self.field, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True)
+class RepoRef:
+    """A code repository linked to the paper (models.Repo as stored)."""
+
+    url: str
+    host: str
+    owner: str | None
+    name: str | None
+    path: str | None
+    kind: str  # official | community | framework | mentioned
+    source: str  # abstract | curated | hf | user | pwc
+    framework: str | None
+    notes: str | None
+    stars: int | None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RepoRef:
+        return cls(
+            url=data["url"],
+            host=data["host"],
+            owner=data.get("owner"),
+            name=data.get("name"),
+            path=data.get("path"),
+            kind=data.get("kind", "official"),
+            source=data.get("source", "abstract"),
+            framework=data.get("framework"),
+            notes=data.get("notes"),
+            stars=data.get("stars"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "host": self.host,
+            "owner": self.owner,
+            "name": self.name,
+            "path": self.path,
+            "kind": self.kind,
+            "source": self.source,
+            "framework": self.framework,
+            "notes": self.notes,
+            "stars": self.stars,
+        }
+
+    @property
+    def github(self) -> tuple[str, str] | None:
+        """(owner, name) when this is a GitHub repository health can be asked about."""
+        if self.host == "github.com" and self.owner and self.name:
+            return self.owner, self.name
+        return None
+
+
+@dataclass(frozen=True)
+class LinkRef:
+    """A URL found in the paper's text. Stored without its empty parts (owner, name, path),
+    and the contract prints it the same way."""
+
+    url: str
+    host: str
+    kind: str
+    owner: str | None = None
+    name: str | None = None
+    path: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LinkRef:
+        return cls(
+            url=data["url"],
+            host=data["host"],
+            kind=data["kind"],
+            owner=data.get("owner"),
+            name=data.get("name"),
+            path=data.get("path"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"url": self.url, "host": self.host, "kind": self.kind}
+        for key in ("owner", "name", "path"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class NoteConflict:
+    """A version of the note edited concurrently on another machine."""
+
+    version: str
+    device: str
+    created_at: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "device": self.device,
+            "created_at": self.created_at,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class MachineFit:
+    """Whether the paper's hardware fits one of the user's machines (None: cannot tell)."""
+
+    name: str
+    fits: bool | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "fits": self.fits, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class PaperView:
+    """Everything a view shows about one paper, with the user's state."""
+
+    id: str
+    title: str
+    abstract: str
+    published: str | None
+    upvotes: int | None
+    topics: tuple[str, ...]
+    topic_evidence: Mapping[str, tuple[TopicMatch, ...]]
+    repos: tuple[RepoRef, ...]
+    hardware: Mapping[str, Any] | None
+    bookmarked: bool
+    tags: tuple[str, ...]
+    read: bool
+    arxiv_id: str | None
+    links: tuple[LinkRef, ...]
+    authors_count: int | None
+    authors: tuple[str, ...]
+    organization: str | None
+    organization_name: str | None
+    keywords: tuple[str, ...]
+    project_page: str | None
+    withdrawn: bool
+    digests: tuple[str, ...]
+    source: str
+    note: str | None
+    note_conflicts: tuple[NoteConflict, ...]
+    lists: tuple[str, ...]
+    # None: no machines configured (or no hardware), and the contract leaves the key out.
+    machine_fit: tuple[MachineFit, ...] | None = None
+
+    @property
+    def github_repos(self) -> dict[str, tuple[str, str]]:
+        """url -> (owner, name) for the paper's GitHub repos."""
+        return {repo.url: gh for repo in self.repos if (gh := repo.github) is not None}
+
+    @property
+    def page_url(self) -> str:
+        """Where the paper's own page is (arXiv, else its project page, else a search)."""
+        from digest_tui.paper_urls import page_url
+
+        return page_url(self.arxiv_id, self.project_page, self.title)
+
+    def to_json(self) -> dict[str, Any]:
+        """The paper object of the JSON contract."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "abstract": self.abstract,
+            "published": self.published,
+            "upvotes": self.upvotes,
+            "topics": list(self.topics),
+            "topic_evidence": {
+                topic: [match.to_json() for match in matches]
+                for topic, matches in self.topic_evidence.items()
+            },
+            "repos": [repo.to_json() for repo in self.repos],
+            "hardware": _thaw(self.hardware) if self.hardware is not None else None,
+            "bookmarked": self.bookmarked,
+            "tags": list(self.tags),
+            "read": self.read,
+            "arxiv_id": self.arxiv_id,
+            "links": [link.to_json() for link in self.links],
+            "authors_count": self.authors_count,
+            "authors": list(self.authors),
+            "organization": self.organization,
+            "organization_name": self.organization_name,
+            "keywords": list(self.keywords),
+            "project_page": self.project_page,
+            "withdrawn": self.withdrawn,
+            "digests": list(self.digests),
+            "source": self.source,
+            "note": self.note,
+            "note_conflicts": [c.to_json() for c in self.note_conflicts],
+            "lists": list(self.lists),
+        }
+        if self.machine_fit is not None:
+            out["machine_fit"] = [fit.to_json() for fit in self.machine_fit]
+        return out
+
+
+def _thaw(value: Any) -> Any:
+    """A plain JSON value (dicts and lists) from the read-only copy kept in the view."""
+    if isinstance(value, Mapping):
+        return {key: _thaw(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_thaw(item) for item in value]
+    return value
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return MappingProxyType({key: _freeze(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    return value
+
+
+def paper_view(library: Library, row: sqlite3.Row, machines: Sequence[Machine] = ()) -> PaperView:
+    """The view of a stored row; with `machines` (config `machines:`), whether each fits."""
+    rowid = int(row["rowid"])
+    state = library.user_state(rowid)
+    evidence = json.loads(row["topic_evidence"])
+    hardware = json.loads(row["hardware"]) if row["hardware"] else None
+    fits: tuple[MachineFit, ...] | None = None
+    if machines and hardware is not None and library.enricher is not None:
+        fits = tuple(machine_fit(hardware, machines, library.enricher.hardware_catalog))
+    return PaperView(
+        id=row["id"],
+        title=row["title"],
+        abstract=row["abstract"],
+        published=row["published"],
+        upvotes=row["upvotes"],
+        topics=tuple(json.loads(row["topics"])),
+        topic_evidence=MappingProxyType(
+            {
+                topic: tuple(TopicMatch(**match) for match in matches)
+                for topic, matches in evidence.items()
+            }
+        ),
+        repos=tuple(RepoRef.from_json(repo) for repo in json.loads(row["repos"])),
+        hardware=_freeze(hardware) if hardware is not None else None,
+        bookmarked=state["bookmarked"],
+        tags=tuple(state["tags"]),
+        read=state["read"],
+        arxiv_id=row["arxiv_id"],
+        links=tuple(LinkRef.from_json(link) for link in json.loads(row["links"])),
+        authors_count=row["authors_count"],
+        authors=tuple(json.loads(row["authors"])),
+        organization=row["organization"],
+        organization_name=row["organization_name"],
+        keywords=tuple(json.loads(row["keywords"])),
+        project_page=row["project_page"],
+        withdrawn=bool(row["withdrawn"]),
+        digests=tuple(library.digests_of(rowid)),
+        source=row["source"],
+        note=state.get("note"),
+        note_conflicts=tuple(NoteConflict(**c) for c in state.get("note_conflicts", [])),
+        lists=tuple(state.get("lists", [])),
+        machine_fit=fits,
+    )
+
+
+def machine_fit(
+    hardware: Mapping[str, Any], machines: Sequence[Machine], catalog: Any
+) -> list[MachineFit]:
+    """Whether the paper fits each of the user's machines."""
+    from pydantic import ValidationError
+
+    from digest_tui.enrich.hardware.fit import fit_machines
+    from digest_tui.enrich.hardware.suggest import HardwareSuggestion
+
+    try:
+        suggestion = HardwareSuggestion.model_validate(hardware)
+    except ValidationError:
+        return [MachineFit(m.name, None, "hardware data is outdated") for m in machines]
+    return [
+        MachineFit(fit.name, fit.fits, fit.reason)
+        for fit in fit_machines(suggestion, machines, catalog)
+    ]

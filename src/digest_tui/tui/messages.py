@@ -1,0 +1,101 @@
+"""What workers tell the app: one small message per result.
+
+Workers run library calls in threads and post one of these to the app (`post_message` is safe
+from any thread and never waits for the UI); the app's handlers apply them. Each carries typed
+results only, never a callable to run, so a worker's whole effect on the screen is listed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from digest_tui.paper_view import PaperView
+from digest_tui.state.model import NoteState
+from digest_tui.store.library import ListRow
+from digest_tui.tui.library_service import TreeData
+
+
+@dataclass
+class LibraryReady(Message):
+    """Start-up finished: the first tree, rows and the saved theme."""
+
+    tree: TreeData
+    rows: list[ListRow]
+    theme: str | None
+
+
+@dataclass
+class TreeLoaded(Message):
+    tree: TreeData
+
+
+@dataclass
+class RowsLoaded(Message):
+    rows: list[ListRow]
+    keep_id: str | None = None
+
+
+@dataclass
+class PaperLoaded(Message):
+    """The paper to show (None: it is gone) and the repo health already cached for it."""
+
+    paper: PaperView | None
+    health: dict[str, str]
+
+
+@dataclass
+class HealthLoaded(Message):
+    paper_id: str
+    health: dict[str, str]
+
+
+@dataclass
+class StatusChanged(Message):
+    """The status line (fetch and sync progress); '' hides it."""
+
+    text: str
+
+    def can_replace(self, message: Message) -> bool:
+        # A progress flood: only the newest line matters.
+        return isinstance(message, StatusChanged)
+
+
+@dataclass
+class Notice(Message):
+    """A message for the user, shown as a toast (literal text)."""
+
+    text: str
+    severity: str = "information"
+    timeout: float | None = None
+
+
+@dataclass
+class StateSaved(Message):
+    """A change to the user's state was committed: reload what shows it."""
+
+
+@dataclass
+class TagEditorReady(Message):
+    paper: PaperView
+    known_tags: list[str]
+
+
+@dataclass
+class NoteEditorReady(Message):
+    paper: PaperView
+    note: NoteState
+
+
+@dataclass
+class ListPickerReady(Message):
+    paper: PaperView
+    list_names: list[str]
+
+
+@dataclass
+class ClipboardCopy(Message):
+    """Put text on the terminal's clipboard (OSC 52, through Textual's driver)."""
+
+    text: str
