@@ -44,12 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    from digest_tui.config import AppContext
     from digest_tui.errors import DigestError
 
     if not args_list:
         ctx = None
         try:
+            from digest_tui.config import AppContext
             from digest_tui.tui.app import run_app
 
             ctx = AppContext()
@@ -66,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     ctx = None
     try:
+        # Imported after parsing, so `--help` and usage errors never load pydantic.
+        from digest_tui.config import AppContext
+
         ctx = AppContext()
         return int(args.func(ctx, args) or 0)
     except DigestError as exc:

@@ -46,3 +46,11 @@ def loaded_after(code: str) -> set[str]:
 def test_core_module_does_not_load_textual(module):
     loaded = loaded_after(f"import {module}")
     assert not {m for m in loaded if m == "textual" or m.startswith("textual.")}, module
+
+
+def test_cli_help_path_loads_neither_textual_nor_the_heavy_libraries():
+    # What `digest-tui --help` pays: building the parser registers every command, so no
+    # command module may import pydantic, httpx, yaml or sqlite at its top level.
+    loaded = loaded_after("from digest_tui.cli import build_parser; build_parser()")
+    heavy = {"textual", "pydantic", "httpx", "yaml", "sqlite3", "rich"}
+    assert not heavy & {m.split(".")[0] for m in loaded}

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import plural
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,12 +7,14 @@ import json
 import shutil
 import sys
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from digest_tui.config import AppContext
 from digest_tui.errors import AmbiguousId, UnknownPaper
-from digest_tui.store.library import Library
 from digest_tui.textsafe import escape_unsafe_in_json, one_line, printable
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
+    from digest_tui.store.library import Library
 
 
 def open_for_command(ctx: AppContext) -> Library:

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     add_format,
@@ -22,8 +23,11 @@ from digest_tui.commands.common import (
     write_json,
 )
 from digest_tui.commands.library_cmds import add_query_arguments, query_from_args
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
+
 
 FORMATS = ("bibtex", "markdown", "csl-json", "json")
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
+
 
 _MAX_ERROR_LINES = 10
 

@@ -9,9 +9,11 @@ is cached), and each repo shows only its cached figures.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from digest_tui.config import AppContext
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
+
 
 # HostUnreachable's message (net/session.py): the cause of a failed connection, which the
 # client keeps as the repo's problem for a few minutes and then reports without retrying.

@@ -17,10 +17,13 @@ from digest_tui.commands.common import (
     write_jsonl,
     write_table,
 )
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
-from digest_tui.store.query import PaperQuery
 from digest_tui.textsafe import one_line, printable
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
+    from digest_tui.store.query import PaperQuery
+
 
 if TYPE_CHECKING:
     from digest_tui.commands.health_view import HealthView
@@ -80,6 +83,8 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def query_from_args(args: argparse.Namespace) -> PaperQuery:
+    from digest_tui.store.query import PaperQuery
+
     return PaperQuery(
         topic=args.topic,
         tag=args.tag,

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import open_for_command, plural, resolve_or_fail, write_json
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import add_format
-from digest_tui.config import AppContext
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
 
 
 def register(sub: argparse._SubParsersAction) -> None:

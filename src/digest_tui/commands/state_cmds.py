@@ -17,7 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from digest_tui.commands.common import (
     add_format,
@@ -27,13 +27,16 @@ from digest_tui.commands.common import (
     write_json,
     write_table,
 )
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError, OpsError, StoreError
-from digest_tui.state.model import NoteVersion
-from digest_tui.store.library import Library
 from digest_tui.textsafe import printable
 
-Handler = Callable[[AppContext, argparse.Namespace], int]
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
+    from digest_tui.state.model import NoteVersion
+    from digest_tui.store.library import Library
+
+
+Handler = Callable[["AppContext", argparse.Namespace], int]
 
 _CONFLICT_START = "<<<<<<< version "
 _CONFLICT_NEXT = "======= version "

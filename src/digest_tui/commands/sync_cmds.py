@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from digest_tui.commands.common import add_format, open_for_command, plural, write_json
-from digest_tui.config import AppContext
 from digest_tui.errors import CommandError
 from digest_tui.textsafe import printable
+
+if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from digest_tui.config import AppContext
 
 
 def register(sub: argparse._SubParsersAction) -> None:
