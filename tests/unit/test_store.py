@@ -46,7 +46,7 @@ def test_newer_schema_than_known_is_refused(tmp_path):
 def test_round_trip_of_a_paper(library):
     import_seed(library, SEED_DEC10)
     row = library.resolve("training-foundation-models-on-a-5554efc8")
-    paper = Library._row_to_paper(dict(row))
+    paper = library.stored_paper(row["rowid"])
     original = next(
         p for p in parse_file(SEED_DEC10).papers if p.title.startswith("Training Foundation")
     )

@@ -553,12 +553,19 @@ class Library:
 
     def _enrich_stored(self, rowid: int) -> None:
         """Enrich a stored paper again, from its stored fields and extra repos."""
-        row = self.conn.execute("SELECT * FROM papers WHERE rowid = ?", (rowid,)).fetchone()
-        columns = self._enrichment_columns(self._row_to_paper(dict(row)), self._extra_repos(rowid))
+        columns = self._enrichment_columns(self.stored_paper(rowid), self._extra_repos(rowid))
         self._update(rowid, columns)
         self._store_topics(rowid, json.loads(columns["topics"]))
 
     # ---- reading ------------------------------------------------------------------------
+
+    def stored_paper(self, rowid: int) -> Paper:
+        """The paper stored at `rowid` as its source gave it (the imported fields, without
+        what enrichment added); KeyError when there is none."""
+        row = self.conn.execute("SELECT * FROM papers WHERE rowid = ?", (rowid,)).fetchone()
+        if row is None:
+            raise KeyError(rowid)
+        return self._row_to_paper(dict(row))
 
     @staticmethod
     def _row_to_paper(row: dict[str, Any]) -> Paper:
