@@ -3,6 +3,12 @@
 Importing is idempotent: a paper is found again by id, alias, arXiv id or normalised title, and
 is only written when something about it changed. When copies of a paper from several digests
 disagree, the copy from the most recent digest wins for the fields it carries.
+
+Why this module is long: `Library` owns the `papers` table and its satellites (aliases,
+digests, extra repos, topics, FTS), and both importing and re-enriching write the same columns
+through the same merge and alias rules; keeping writes in one class keeps those rules in one
+place. Queries live in store/query.py, short ids in store/short_ids.py, user state in
+state/user_state.py; what is left reads single papers back by the same keys imports use.
 """
 
 from __future__ import annotations
