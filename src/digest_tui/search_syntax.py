@@ -32,10 +32,6 @@ class ParsedSearch:
     until: dt.date | None = None
     problems: list[str] = field(default_factory=list)
 
-    @property
-    def has_text(self) -> bool:
-        return bool(self.terms or self.phrases)
-
     def values(self, key: str) -> list[str]:
         return self.filters.get(key, [])
 

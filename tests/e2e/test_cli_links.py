@@ -95,6 +95,6 @@ def test_links_health_offline_is_one_line_and_status_1(home, capsys):
     from digest_tui.repohealth import HealthCache
 
     with HealthCache(home / "cache" / "repo_health.sqlite3") as cache:
-        tried = cache._db.execute("SELECT COUNT(*) FROM repo_health").fetchone()[0]
+        tried = cache.count()
     unchecked = int(err.split("; ")[-1].split()[0])
     assert 1 <= tried <= 4 < unchecked

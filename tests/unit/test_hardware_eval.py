@@ -19,7 +19,7 @@ import pytest
 
 from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
 from digest_tui.enrich.hardware.gate import Gated, Lowered, triggers
-from digest_tui.enrich.hardware.text import _CUE_PATTERNS
+from digest_tui.enrich.hardware.text import CUE_PATTERNS
 from digest_tui.errors import EvalDataError
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -95,7 +95,7 @@ def test_triggers(pattern: str, expected: tuple[tuple[str, ...], ...]) -> None:
 
 def test_gates_never_change_a_result(catalog: HardwareCatalog, papers: dict[str, str]) -> None:
     """Every gated pattern finds exactly what the plain pattern finds, on every abstract."""
-    patterns: list[tuple[str, int]] = [(p, re.IGNORECASE) for p, _, _ in _CUE_PATTERNS]
+    patterns: list[tuple[str, int]] = [(p, re.IGNORECASE) for p, _, _ in CUE_PATTERNS]
     for entries in (catalog.devices, catalog.systems, catalog.architectures):
         for entry in entries:
             flags = 0 if entry.case_sensitive else re.IGNORECASE

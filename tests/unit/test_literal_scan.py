@@ -59,7 +59,7 @@ def test_the_pipeline_scans_each_text_once_for_both_classifiers() -> None:
     original = scanner.scan
 
     def counting(text: str):  # type: ignore[no-untyped-def]
-        if text not in scanner._texts:
+        if not scanner.remembers(text):
             scanned.append(text)
         return original(text)
 

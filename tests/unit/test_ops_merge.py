@@ -3,6 +3,8 @@ reading lists, pending ops for papers not yet imported, and malformed remote ops
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from digest_tui.errors import OpFormatError, OpsError
@@ -237,15 +239,14 @@ def test_unknown_paper_or_list_raise_clear_errors():
     assert not r.conn.in_transaction
 
 
-def test_a_failed_change_leaves_nothing_behind(monkeypatch):
+def test_a_failed_change_leaves_nothing_behind():
     r = replica()
-    import digest_tui.state.materialise as materialise
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("disk full")
-
-    monkeypatch.setattr(materialise, "_store_paper", broken)
-    with pytest.raises(RuntimeError, match="disk full"):
+    # SQLite itself fails the write of the derived state (the paper's tags).
+    r.conn.execute(
+        "CREATE TEMP TRIGGER broken BEFORE INSERT ON paper_tags "
+        "BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+    )
+    with pytest.raises(sqlite3.Error, match="disk full"):
         r.state.add_tags(FLASH, ["a", "b"])
     assert r.conn.execute("SELECT count(*) FROM ops").fetchone()[0] == 0
     assert not r.conn.in_transaction

@@ -46,7 +46,7 @@ def test_newer_schema_than_known_is_refused(tmp_path):
 def test_round_trip_of_a_paper(library):
     import_seed(library, SEED_DEC10)
     row = library.resolve("training-foundation-models-on-a-5554efc8")
-    paper = Library._row_to_paper(dict(row))
+    paper = library.stored_paper(row["rowid"])
     original = next(
         p for p in parse_file(SEED_DEC10).papers if p.title.startswith("Training Foundation")
     )
@@ -155,3 +155,22 @@ def test_resolve_by_unique_prefix_only(library):
     assert library.resolve("galvatron")["title"].startswith("Galvatron")
     assert library.resolve("c") is None  # several ids start with c
     assert library.resolve("nonexistent") is None
+
+
+def test_stored_paper_of_a_missing_row_is_a_key_error(library):
+    with pytest.raises(KeyError):
+        library.stored_paper(12345)
+
+
+def test_bumping_the_enrichment_version_makes_every_stored_paper_stale(tmp_path, monkeypatch):
+    # ENRICH_VERSION is the one knob for "the enrichment code changed": it salts the fingerprint
+    # stored with each paper (the classifier has no version of its own any more).
+    from digest_tui.enrich import pipeline
+
+    library = Library(connect(tmp_path / "library.sqlite3"), pipeline.Enricher(None))
+    count = import_seed(library, SEED_DEC10).new
+    assert count and library.stale_count() == 0
+    monkeypatch.setattr(pipeline, "ENRICH_VERSION", pipeline.ENRICH_VERSION + "-next")
+    bumped = Library(library.conn, pipeline.Enricher(None))
+    assert bumped.stale_count() == count
+    assert bumped.reenrich() == count and bumped.stale_count() == 0

@@ -52,6 +52,7 @@ class SyncMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.nodes: list[Node] = []
+        self.seen_ops: dict[int, int] = {}  # node index -> ops it held at the last check
         self.tmp: Path | None = None
 
     @initialize(compact_at=st.integers(2, 4))
@@ -246,10 +247,10 @@ class SyncMachine(RuleBasedStateMachine):
 
     @invariant()
     def nothing_local_is_ever_lost(self) -> None:
-        for node in self.nodes:
+        for index, node in enumerate(self.nodes):
             count = node.op_count()
-            assert count >= getattr(node, "_seen_ops", 0)
-            node._seen_ops = count  # type: ignore[attr-defined]
+            assert count >= self.seen_ops.get(index, 0)
+            self.seen_ops[index] = count
 
     def settle(self) -> None:
         if not self.missing_imported:

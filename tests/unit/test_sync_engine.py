@@ -359,7 +359,7 @@ def test_two_syncs_of_one_library_at_once_are_refused(tmp_path, folder):
     init_remote(library, str(folder))
     first = SyncEngine(library, FolderRemote(folder))
     second = SyncEngine(library, FolderRemote(folder))
-    with first._exclusive(), pytest.raises(SyncBusy):
+    with first.exclusive(), pytest.raises(SyncBusy):
         second.sync()
     assert second.sync().requests >= 1
 

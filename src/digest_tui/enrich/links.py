@@ -16,6 +16,11 @@ What comes out of `extract_links`:
 `repos_from_links` turns the "repo" links into `models.Repo` records and decides, from the
 sentence around each occurrence, whether the paper presents it as its own code ("official")
 or merely mentions it ("mentioned").
+
+Why this module is long: the candidate scanning, the per-host URL rebuilding (forges, GitLab
+subgroups, Hugging Face, arXiv-like sites) and the official-or-mentioned wording form one
+pipeline over one text whose private types (`_Parsed`, `_Found`) pass between the steps; the
+public surface is the four functions under "public API".
 """
 
 from __future__ import annotations

@@ -156,6 +156,11 @@ class LiteralScanner:
         self._words[token] = entry
         return entry
 
+    def remembers(self, text: str) -> bool:
+        """Whether `scan(text)` would answer from memory, without a pass over the text (the
+        pipeline relies on this to scan each text once for both classifiers)."""
+        return text in self._texts
+
     def scan(self, text: str) -> ScannedText:
         known = self._texts.get(text)
         if known is not None:

@@ -16,7 +16,9 @@ from typing import Any
 from digest_tui.data_files import enrichment_files, fingerprint_files
 from digest_tui.models import Paper, Repo
 
-# Bump when the enrichment code changes in a way that changes its output for the same data.
+# Bump when the enrichment code (any enricher: topics classifier, links, hardware, repro
+# catalog) changes its output for the same data: it salts `Enricher.fingerprint`, so every
+# stored paper is enriched again on the next open. Changed data files need no bump.
 ENRICH_VERSION = "1"
 
 _KIND_ORDER = {"official": 0, "framework": 1, "community": 2, "mentioned": 3}

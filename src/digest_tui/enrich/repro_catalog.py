@@ -23,6 +23,11 @@ punctuation and accents folded), the same keys that make paper ids stable. User 
 to the packaged ones or replace a packaged entry for the same paper, whichever key matches.
 
 Pure apart from reading the YAML files; no network.
+
+Why this module is long: the schema, the loader that reports a bad entry by file and line,
+and the URL checks are the three halves of one promise (a bad entry is named and skipped, the
+rest loads), and `links check` runs exactly these checks; the YAML plumbing at the end keeps
+the line numbers and turns validation errors into those messages.
 """
 
 from __future__ import annotations

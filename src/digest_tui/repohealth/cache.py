@@ -131,6 +131,11 @@ class HealthCache:
 
     # --- rows -----------------------------------------------------------------------------
 
+    def count(self) -> int:
+        """How many repositories have a row: checked, gone, or with a problem noted."""
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM repo_health").fetchone()[0])
+
     def entry(self, owner: str, name: str) -> CacheEntry | None:
         with self._lock:
             row = self._db.execute(

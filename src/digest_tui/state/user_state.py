@@ -5,6 +5,11 @@ This is the API the CLI and the TUI use. Every change is recorded as one or more
 action either survives a crash whole or not at all; failures raise StateError with a message
 that names the paper or list. Reads come from the derived tables, which are indexed for the
 paper list's filters.
+
+Why this module is long: it is the whole user-facing API of the state (per-paper marks, notes
+with their versions, reading lists with their order, visits), each method a validation, one op
+and a transaction; the op log, merging and derived tables are in state/log.py,
+state/materialise.py and state/derive.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,12 @@
 Importing is idempotent: a paper is found again by id, alias, arXiv id or normalised title, and
 is only written when something about it changed. When copies of a paper from several digests
 disagree, the copy from the most recent digest wins for the fields it carries.
+
+Why this module is long: `Library` owns the `papers` table and its satellites (aliases,
+digests, extra repos, topics, FTS), and both importing and re-enriching write the same columns
+through the same merge and alias rules; keeping writes in one class keeps those rules in one
+place. Queries live in store/query.py, short ids in store/short_ids.py, user state in
+state/user_state.py; what is left reads single papers back by the same keys imports use.
 """
 
 from __future__ import annotations
@@ -553,12 +559,19 @@ class Library:
 
     def _enrich_stored(self, rowid: int) -> None:
         """Enrich a stored paper again, from its stored fields and extra repos."""
-        row = self.conn.execute("SELECT * FROM papers WHERE rowid = ?", (rowid,)).fetchone()
-        columns = self._enrichment_columns(self._row_to_paper(dict(row)), self._extra_repos(rowid))
+        columns = self._enrichment_columns(self.stored_paper(rowid), self._extra_repos(rowid))
         self._update(rowid, columns)
         self._store_topics(rowid, json.loads(columns["topics"]))
 
     # ---- reading ------------------------------------------------------------------------
+
+    def stored_paper(self, rowid: int) -> Paper:
+        """The paper stored at `rowid` as its source gave it (the imported fields, without
+        what enrichment added); KeyError when there is none."""
+        row = self.conn.execute("SELECT * FROM papers WHERE rowid = ?", (rowid,)).fetchone()
+        if row is None:
+            raise KeyError(rowid)
+        return self._row_to_paper(dict(row))
 
     @staticmethod
     def _row_to_paper(row: dict[str, Any]) -> Paper:

@@ -172,7 +172,7 @@ class SyncEngine:
         before = remote.requests
         report = SyncReport(remote=remote.description, device=self.device)
         try:
-            with self._exclusive():
+            with self.exclusive():
                 self._sync(
                     self._context(remote), report, full=full, compact=compact, reclaim=reclaim
                 )
@@ -203,8 +203,10 @@ class SyncEngine:
             self.ledger.record_last({"at": now_iso(), "ok": ok, "summary": summary[:500]})
 
     @contextlib.contextmanager
-    def _exclusive(self) -> Iterator[None]:
-        """One sync per library at a time (the TUI and a CLI command may both try)."""
+    def exclusive(self) -> Iterator[None]:
+        """Hold this library's sync lock: one sync per library at a time (the TUI and a CLI
+        command may both try). `sync` takes it; while it is held, any other engine's `sync`
+        on the same library raises SyncBusy at once. Raises SyncBusy itself when held."""
         path = self.ledger.database_path()
         try:
             import fcntl

@@ -4,6 +4,11 @@ Attributes go down (the app tells each pane what to show), messages come up (the
 what the user highlighted; workers post their results as the messages of `tui/messages.py`).
 Every library call runs in a thread worker so the UI never blocks; `exclusive=True` workers
 drop stale results when the user types faster than SQLite answers.
+
+Why this module is long: it is the one place that wires the panes, the key bindings and the
+workers together; each action is a few lines (a worker calling one LibraryService method and
+posting its message), and there are many of them. The panes, screens, messages and the
+service each live in their own module already.
 """
 
 from __future__ import annotations

@@ -122,7 +122,8 @@ class HardwareCatalog(BaseModel):
 
     @property
     def fingerprint(self) -> str:
-        """Stable hash of the merged catalog: a change means papers must be enriched again."""
+        """Stable hash of the merged catalog's content. The store does not check it (stored
+        enrichment is checked against `Enricher.fingerprint`, over the data files' bytes)."""
         return self._fingerprint
 
     def get(self, device_id: str) -> Device | None:

@@ -12,6 +12,11 @@ The target is picked in the order of docs/reference/hardware-facts.md, "Picking 
 4. a named device or architecture with nothing else: one of it.
 Architecture features (TMA, wgmma, FP8, FP4) set a floor that a machine must meet. Above one
 node the scale is multi-node and a scaled-down setup a single lab could run is suggested.
+
+Why this module is long: `_Builder` is one decision procedure, the ordered rules above,
+sharing the floor, the named devices and the evidence as it goes; its steps read each other's
+intermediate results, so cutting it into modules would mean passing that state around in the
+open. The text facts it decides from live in text.py.
 """
 
 from __future__ import annotations

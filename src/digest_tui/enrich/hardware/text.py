@@ -9,6 +9,11 @@ wording. Each fact keeps the quoted span it came from.
 
 Pure and fast: every pattern is compiled once per catalog (`matchers(catalog)`), then one
 paper is a handful of regex passes over a few thousand characters.
+
+Why this module is long: over a third of it is the shared pattern pieces (counts, number words,
+units, separators) and the compiled `Matchers` built from them, which every extractor below
+uses; splitting the extractors away from the patterns would make each regex read far from the
+words it must accept. The result types (`TextFacts` and its parts) are the module's output.
 """
 
 from __future__ import annotations
@@ -117,7 +122,8 @@ _PER_MACHINE = Gated.compile(
 )
 
 # Phrases that imply a scale when no count is written. (pattern, scale, strong)
-_CUE_PATTERNS: list[tuple[str, str, bool]] = [
+# Public: tests/unit/test_hardware_eval.py checks each one's gate against the plain regex.
+CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bon-?device\b", "edge", True),
     (r"\bsmart ?phones?\b", "edge", True),
     (r"\bmobile (?:phones?|devices?|GPUs?|SoCs?|platforms?)\b", "edge", True),
@@ -422,7 +428,7 @@ class Matchers:
             if m.aliases
         ]
         self.cues = [
-            (Gated.compile(p, re.IGNORECASE), scale, strong) for p, scale, strong in _CUE_PATTERNS
+            (Gated.compile(p, re.IGNORECASE), scale, strong) for p, scale, strong in CUE_PATTERNS
         ]
         self.precision = [(n, b, Gated.compile(p, re.IGNORECASE)) for n, b, p in _PRECISION]
         self.modes = {mode: Gated.compile(p, re.IGNORECASE) for mode, p in _MODE_PATTERNS.items()}

@@ -24,8 +24,9 @@ from digest_tui.enrich.topics.schema import (
 from digest_tui.errors import TaxonomyError
 
 TAXONOMY_FILE = "taxonomy.yaml"
-# Part of the fingerprint: bump when a change to this module changes results for the same data.
-CLASSIFIER_VERSION = "2"  # 2: topics may require kinds of evidence
+# A change to the classifier's code that changes results for the same taxonomy is announced by
+# bumping ENRICH_VERSION in enrich/pipeline.py: stored enrichment is checked against
+# `Enricher.fingerprint` (that version and the data files' bytes), not against anything here.
 
 
 class Taxonomy:
@@ -39,8 +40,9 @@ class Taxonomy:
         self.sources: list[Path] = list(sources)
         self.compiled = [CompiledTopic(t) for t in self.topics]
         self.index = PatternIndex([p for t in self.compiled for p in (*t.patterns, *t.negatives)])
+        # Identifies the effective taxonomy (bench/eval_topics.py records it with its results);
+        # the store does not check it (see the comment at TAXONOMY_FILE).
         payload = {
-            "classifier": CLASSIFIER_VERSION,
             "scoring": scoring.model_dump(mode="json"),
             "topics": [t.model_dump(mode="json") for t in self.topics],
         }

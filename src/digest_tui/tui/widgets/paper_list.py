@@ -78,11 +78,6 @@ class PaperList(ScrollView, can_focus=True):
         self.cursor = min(index, max(len(self.rows) - 1, 0))
         self.refresh()
 
-    def refresh_marks(self) -> None:
-        """Redraw after the user's state (read, bookmark) changed; rows stay."""
-        self._render_cached.cache_clear()
-        self.refresh()
-
     @property
     def current(self) -> ListRow | None:
         if 0 <= self.cursor < len(self.rows):
