@@ -51,7 +51,7 @@ def test_similar_table(home, capsys):
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["ID", "SCORE", "WHY", "TITLE"]
     assert len(lines) == 4
-    assert all(line.split()[0] in papers for line in lines[1:])
+    assert all(any(i.startswith(line.split()[0]) for i in papers) for line in lines[1:])
 
 
 def test_similar_unknown_id_and_bad_limit_are_one_line_errors(home, capsys):
@@ -108,3 +108,22 @@ def test_recommend_from_a_tag_and_without_positives(home, capsys):
     assert lines[0].split()[:3] == ["ID", "SCORE", "WHY"] and len(lines) == 6
     assert not {line.split()[0] for line in lines[1:]} & set(serving)
     assert all("you tagged later" in line or "…" in line for line in lines[1:])
+
+
+def test_similar_table_shows_ids_that_show_takes_back(home, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = run(capsys, "similar", "2506.04667", "--limit", "8")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["ID", "SCORE"] and len(lines) == 9
+    papers = papers_by_id(capsys)
+    shortened = 0
+    for line in lines[1:]:
+        shown = line.split()[0]
+        code, shown_out, err = run(capsys, "show", shown, "--format", "json")
+        assert code == 0, err
+        full = json.loads(shown_out)["id"]
+        assert full in papers and full.startswith(shown)
+        shortened += len(shown) < len(full)
+    # Title-derived ids (~45 characters) show as their shortest unique prefix, as in `papers`.
+    assert shortened >= 1

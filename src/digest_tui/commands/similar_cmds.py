@@ -136,9 +136,16 @@ def _print_ranked(ctx: AppContext, library, ranked: list[tuple[int, float, str]]
     )
     present = [(rowid, score, reason) for rowid, score, reason in ranked if rowid in rows]
     if fmt == "table":
+        # Ids as their shortest unique prefix, as in `papers` (JSON keeps them whole).
+        short = library.short_ids([rows[rowid]["id"] for rowid, _, _ in present])
         write_table(
             [
-                [rows[rowid]["id"], f"{score:.3f}", one_line(reason, 48), rows[rowid]["title"]]
+                [
+                    short[rows[rowid]["id"]],
+                    f"{score:.3f}",
+                    one_line(reason, 48),
+                    rows[rowid]["title"],
+                ]
                 for rowid, score, reason in present
             ],
             ["ID", "SCORE", "WHY", "TITLE"],
