@@ -34,6 +34,7 @@ class PaperList(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("home,g", "first", "First", show=False),
         Binding("end,G", "last", "Last", show=False),
+        Binding("enter", "app.read_paper", "Read paper"),
     ]
     COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--dim", "paper-list--code"}
     DEFAULT_CSS = """
