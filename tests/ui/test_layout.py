@@ -134,6 +134,11 @@ async def test_enter_opens_the_paper_full_screen_and_escape_returns(home: Path, 
         body = drawn_text(screen.query_one("#paper-full", Static))
         assert row.title[:40] in body and "Topics" in body and "Abstract" in body
         assert screen.query_one("#paper-full").region.width >= size[0] - 6
+        # The list's keys are not offered here: `/` opens no hidden search box under it.
+        await pilot.press("slash", "x")
+        await pilot.pause()
+        assert app.screen is screen
+        assert not app.main_screen.query_one("#search").display
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, PaperScreen)

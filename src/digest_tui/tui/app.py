@@ -52,6 +52,23 @@ from digest_tui.tui.widgets.paper_panel import PaperPanel
 
 SEARCH_DEBOUNCE_SECONDS = 0.08
 
+# Keys that work on the list, the tree or the search box: not offered over the full-screen
+# paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
+_LIST_ONLY_ACTIONS = frozenset(
+    {
+        "search",
+        "clear_search",
+        "toggle_tree",
+        "toggle_panel",
+        "read_paper",
+        "cycle_sort",
+        "move_in_list",
+        "remove_from_list",
+        "next_repo",
+        "previous_repo",
+    }
+)
+
 
 class DigestApp(App[int]):
     CSS_PATH = "app.tcss"
@@ -73,7 +90,7 @@ class DigestApp(App[int]):
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
         Binding("p", "toggle_panel", "Panel", show=False),
         # Below 100 columns the tree is hidden: `\` shows it over the list (and focuses it).
-        Binding("backslash", "toggle_tree", "Tree", key_display="\\"),
+        Binding("backslash", "toggle_tree", "Tree", key_display="\\", show=False),
         Binding("R", "fetch", "Fetch today"),
         Binding("S", "sync", "Sync"),
         Binding("b", "bookmark", "Bookmark"),
@@ -344,6 +361,8 @@ class DigestApp(App[int]):
         # `/` typed into a text field (the search box, a tag or note editor) is text.
         if action == "search" and isinstance(self.focused, Input | TextArea):
             return False
+        if isinstance(self.screen, PaperScreen) and action in _LIST_ONLY_ACTIONS:
+            return False  # they act on panes hidden under the full-screen paper
         if action == "leave_search":
             # Only from the search box; Enter elsewhere (a tree node, an editor) is theirs.
             return self.focused is not None and self.focused.id == "search"
