@@ -4,6 +4,8 @@ how much of a title is visible, and the full-screen paper (Enter / Esc) at every
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -169,3 +171,10 @@ async def test_the_note_is_markdown_and_never_rich_markup(home: Path) -> None:
         await pilot.press("b")
         await settle(pilot)
         assert isinstance(app.screen, PaperScreen) and app.screen.paper.bookmarked
+
+
+def test_the_full_screen_paper_loads_markdown_only_when_opened() -> None:
+    """Markdown (markdown-it) is not on the start-up path: importing the app leaves it out."""
+    code = "import sys, digest_tui.tui.app; print('markdown_it' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -9,16 +9,22 @@ opens http(s) URLs.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Footer, Static
 
 from digest_tui.paper_view import PaperView
 from digest_tui.tui.widgets.paper_panel import render_paper
+
+if TYPE_CHECKING:
+    # Markdown (and markdown-it under it) loads when a paper is first opened, not at start-up.
+    from textual.widgets import Markdown
 
 
 class PaperScreen(Screen[None]):
@@ -39,6 +45,8 @@ class PaperScreen(Screen[None]):
         self.health = health or {}
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown
+
         with VerticalScroll(id="paper-scroll"):
             yield Static(self._body(), id="paper-full")
             yield Static(Text("Note"), id="paper-note-heading")
@@ -59,6 +67,8 @@ class PaperScreen(Screen[None]):
             return
         self.paper, self.health = paper, health
         self.query_one("#paper-full", Static).update(self._body())
+        from textual.widgets import Markdown
+
         self.query_one("#paper-note", Markdown).update(paper.note or "")
         self._show_note()
 
