@@ -18,7 +18,7 @@ from digest_tui.tui.app import DigestApp
 from digest_tui.tui.layout import layout_for_width
 from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
-from digest_tui.tui.widgets.paper_list import PaperList
+from digest_tui.tui.widgets.paper_list import DATE_COLUMN_FROM, PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from tests.support.pilot import settle
 
@@ -61,7 +61,7 @@ def test_breakpoints() -> None:
     ("size", "nav_shown", "panel_shown", "min_list", "min_title"),
     [
         ((80, 24), False, False, 78, 40),
-        ((100, 30), True, True, 50, 25),
+        ((100, 30), True, True, 50, 35),
         ((160, 48), True, True, 60, 35),
     ],
 )
@@ -79,6 +79,10 @@ async def test_panes_and_list_width_per_size(
         assert visible_title_chars(app) >= min_title
         if size[0] < 100:
             assert papers.region.width == size[0]
+        # The date column stays where the list has room for it, and gives way where not.
+        dated = [row.published for row in papers.rows[:20] if row.published]
+        drawn = "\n".join(papers.render_line(y).text for y in range(20))
+        assert dated and (dated[0] in drawn) is (papers.region.width >= DATE_COLUMN_FROM)
 
 
 async def test_resize_moves_between_layouts_and_keeps_the_list_focused(home: Path) -> None:
