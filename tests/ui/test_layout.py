@@ -112,6 +112,8 @@ async def test_backslash_shows_the_tree_over_the_list_at_narrow_widths(home: Pat
         await pilot.pause()
         assert nav.display and nav.region.width > 0
         assert app.focused is nav
+        # Over the list, not beside it: the list keeps the whole width underneath.
+        assert app.query_one(PaperList).region.width == 80
         await pilot.press("escape")
         await pilot.pause()
         assert not nav.display
