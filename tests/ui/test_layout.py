@@ -20,7 +20,7 @@ from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import DATE_COLUMN_FROM, PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import settle
+from tests.support.pilot import notices, settle
 
 
 def make_app() -> DigestApp:
@@ -184,3 +184,36 @@ def test_the_full_screen_paper_loads_markdown_only_when_opened() -> None:
     code = "import sys, digest_tui.tui.app; print('markdown_it' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+async def test_a_link_in_the_note_goes_through_the_http_only_opener(home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        row = app.query_one(PaperList).current
+        assert row is not None
+        note = "see [this](file:///etc/passwd)"
+        await asyncio.to_thread(app.service.save_note, row.id, note, ())
+        await pilot.press("enter")
+        await settle(pilot)
+        markdown = app.screen.query_one("#paper-note", Markdown)
+        markdown.post_message(Markdown.LinkClicked(markdown, "file:///etc/passwd"))
+        await settle(pilot)
+        assert any(text.startswith("Refused to open 'file:///etc/passwd'") for text in notices(app))
+
+
+async def test_resizing_under_the_full_screen_paper(home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PaperScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, PaperScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.layout_name == "narrow"
+        assert app.query_one(PaperList).region.width == 80
+        assert not app.query_one(NavTree).display
