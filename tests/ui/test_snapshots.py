@@ -48,3 +48,22 @@ def test_help_screen(home: Path, snap_compare):
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=help_screen)
+
+
+def test_main_screen_narrow_80x24(home: Path, snap_compare):
+    """Narrow: the list alone, full width, titles readable."""
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ready)
+
+
+def test_main_screen_medium_100x30(home: Path, snap_compare):
+    """Medium: a 22-column tree, the list two thirds of the rest, the panel one third."""
+    assert snap_compare(make_app(), terminal_size=(100, 30), run_before=_ready)
+
+
+def test_paper_screen_80x24(home: Path, snap_compare):
+    async def open_paper(pilot) -> None:
+        await _ready(pilot)
+        await pilot.press("enter")
+        await _ready(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_paper)

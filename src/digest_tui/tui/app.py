@@ -20,11 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TextArea, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -33,6 +34,7 @@ from digest_tui.paper_view import PaperView
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
+from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
 from digest_tui.tui.library_service import LibraryService, Selection
 from digest_tui.tui.notices import ShownNotice, notify_text
 from digest_tui.tui.screens.editors import (
@@ -43,11 +45,29 @@ from digest_tui.tui.screens.editors import (
     TagScreen,
 )
 from digest_tui.tui.screens.help import HelpScreen
+from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 
 SEARCH_DEBOUNCE_SECONDS = 0.08
+
+# Keys that work on the list, the tree or the search box: not offered over the full-screen
+# paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
+_LIST_ONLY_ACTIONS = frozenset(
+    {
+        "search",
+        "clear_search",
+        "toggle_tree",
+        "toggle_panel",
+        "read_paper",
+        "cycle_sort",
+        "move_in_list",
+        "remove_from_list",
+        "next_repo",
+        "previous_repo",
+    }
+)
 
 
 class DigestApp(App[int]):
@@ -69,6 +89,8 @@ class DigestApp(App[int]):
         Binding("right_square_bracket", "next_repo", "Next repo", show=False),
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
         Binding("p", "toggle_panel", "Panel", show=False),
+        # Below 100 columns the tree is hidden: `\` shows it over the list (and focuses it).
+        Binding("backslash", "toggle_tree", "Tree", key_display="\\", show=False),
         Binding("R", "fetch", "Fetch today"),
         Binding("S", "sync", "Sync"),
         Binding("b", "bookmark", "Bookmark"),
@@ -99,6 +121,7 @@ class DigestApp(App[int]):
         self.sort: str | None = None
         self._auto_read_timer: Any = None
         self._search_timer: Any = None
+        self.layout_name: Layout | None = None
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -125,8 +148,35 @@ class DigestApp(App[int]):
     def on_mount(self) -> None:
         # From here on a library call on this thread is a bug the service refuses.
         self.service.ui_thread = threading.get_ident()
-        self.query_one(PaperList).focus()
+        self._apply_layout(self.size.width)
+        self.main_screen.query_one(PaperList).focus()
         self._startup()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width)
+
+    def _apply_layout(self, width: int) -> None:
+        """Pick the breakpoint for this width (tui/layout.py); app.tcss draws each one."""
+        layout = layout_for_width(width)
+        if layout == self.layout_name:
+            return
+        self.layout_name = layout
+        panes = self.main_screen.query_one("#panes", Horizontal)
+        for name, css_class in LAYOUT_CLASSES.items():
+            panes.set_class(name == layout, css_class)
+        if layout != "narrow":
+            panes.remove_class("-tree-open")
+        main = self.main_screen
+        if layout == "narrow" and isinstance(main.focused, PaperPanel | NavTree):
+            # A pane that just disappeared cannot keep the keys: they go to the list.
+            main.set_focus(main.query_one(PaperList))
+
+    @property
+    def main_screen(self) -> Screen[Any]:
+        """The screen holding the panes. `App.query_one` searches only the screen on top, so
+        with the full-screen paper or an editor open a worker's result (a reloaded paper, a
+        fetch's new rows) would find no pane: every pane is looked up here instead."""
+        return self.screen_stack[0]
 
     def notify_text(
         self, message: str, *, severity: Any = "information", timeout: float | None = None
@@ -171,7 +221,7 @@ class DigestApp(App[int]):
         if theme and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.query_one(NavTree).populate(message.tree)
+        self.main_screen.query_one(NavTree).populate(message.tree)
         self._show_rows(message.rows)
         self.ready = True
         if self.ctx.settings.sync_on_start:
@@ -187,7 +237,7 @@ class DigestApp(App[int]):
         self._send(msg.TreeLoaded(self.service.tree_data()))
 
     def on_tree_loaded(self, message: msg.TreeLoaded) -> None:
-        self.query_one(NavTree).populate(message.tree)
+        self.main_screen.query_one(NavTree).populate(message.tree)
 
     def _remember_theme(self, theme: Any) -> None:
         self._save_theme(theme.name)
@@ -197,7 +247,7 @@ class DigestApp(App[int]):
         self.service.save_theme(name)
 
     def set_status(self, message: str) -> None:
-        status = self.query_one("#status", Static)
+        status = self.main_screen.query_one("#status", Static)
         status.update(Text(printable(message)))
         status.set_class(bool(message), "visible")
 
@@ -214,16 +264,16 @@ class DigestApp(App[int]):
     def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
-        self.query_one(PaperList).set_rows(rows, keep_id=keep_id)
+        self.main_screen.query_one(PaperList).set_rows(rows, keep_id=keep_id)
         title = f"{self.selection.label} · {len(rows)} papers"
         if self.search_text:
             title += f" · search: {printable(self.search_text)}"
-        self.query_one("#list-title", Static).update(Text(title))
+        self.main_screen.query_one("#list-title", Static).update(Text(title))
         if not rows:
-            self.query_one(PaperPanel).show_paper(None)
+            self.main_screen.query_one(PaperPanel).show_paper(None)
 
     def refresh_rows(self) -> None:
-        current = self.query_one(PaperList).current
+        current = self.main_screen.query_one(PaperList).current
         self._load_rows(self.selection, self.search_text, current.id if current else None)
 
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
@@ -234,9 +284,11 @@ class DigestApp(App[int]):
 
     def on_paper_loaded(self, message: msg.PaperLoaded) -> None:
         paper = message.paper
-        panel = self.query_one(PaperPanel)
+        panel = self.main_screen.query_one(PaperPanel)
         panel.health = message.health
         panel.show_paper(paper)
+        if isinstance(self.screen, PaperScreen) and paper is not None:
+            self.screen.show_paper(paper, message.health)  # a key there changed the paper
         self._schedule_auto_read(paper)
         if paper is not None and paper.repos and self.ctx.settings.repo_health:
             self._refresh_health(paper)
@@ -252,7 +304,7 @@ class DigestApp(App[int]):
         paper_id = paper.id
 
         def mark() -> None:
-            current = self.query_one(PaperPanel).paper
+            current = self.main_screen.query_one(PaperPanel).paper
             if current is not None and current.id == paper_id and not current.read:
                 self._change_state("", self.service.set_read, paper_id, True)
 
@@ -266,7 +318,7 @@ class DigestApp(App[int]):
             self._send(msg.HealthLoaded(paper.id, health))
 
     def on_health_loaded(self, message: msg.HealthLoaded) -> None:
-        panel = self.query_one(PaperPanel)
+        panel = self.main_screen.query_one(PaperPanel)
         if panel.paper is not None and panel.paper.id == message.paper_id:
             panel.health = message.health
             panel.refresh_view()
@@ -285,7 +337,7 @@ class DigestApp(App[int]):
     def _on_paper(self, event: PaperList.Highlighted) -> None:
         if event.row is None:
             return
-        shown = self.query_one(PaperPanel).paper
+        shown = self.main_screen.query_one(PaperPanel).paper
         # A new search often keeps the same paper on top: no need to reload and redraw it.
         if shown is not None and shown.id == event.row.id:
             return
@@ -309,28 +361,34 @@ class DigestApp(App[int]):
         # `/` typed into a text field (the search box, a tag or note editor) is text.
         if action == "search" and isinstance(self.focused, Input | TextArea):
             return False
+        if isinstance(self.screen, PaperScreen) and action in _LIST_ONLY_ACTIONS:
+            return False  # they act on panes hidden under the full-screen paper
         if action == "leave_search":
             # Only from the search box; Enter elsewhere (a tree node, an editor) is theirs.
             return self.focused is not None and self.focused.id == "search"
         return True
 
     def action_leave_search(self) -> None:
-        self.screen.set_focus(self.query_one(PaperList))
+        self.screen.set_focus(self.main_screen.query_one(PaperList))
 
     def action_search(self) -> None:
-        search = self.query_one("#search", Input)
+        search = self.main_screen.query_one("#search", Input)
         search.add_class("visible")
         # Focus now, not after the next refresh: keys typed right after `/` belong to the box.
         search.display = True
         self.screen.set_focus(search)
 
     def action_clear_search(self) -> None:
-        search = self.query_one("#search", Input)
+        panes = self.main_screen.query_one("#panes", Horizontal)
+        if panes.has_class("-tree-open"):  # escape first closes the tree shown over the list
+            self._close_tree()
+            return
+        search = self.main_screen.query_one("#search", Input)
         if search.value:
             search.value = ""  # Input.Changed reloads the list
         search.remove_class("visible")
         search.display = False
-        self.screen.set_focus(self.query_one(PaperList))
+        self.screen.set_focus(self.main_screen.query_one(PaperList))
 
     def action_help(self) -> None:
         entries: list[tuple[str, str, str]] = []
@@ -368,24 +426,67 @@ class DigestApp(App[int]):
                 partial(self.call_later, self.run_action, binding.action),
             )
 
+    def action_toggle_tree(self) -> None:
+        panes = self.main_screen.query_one("#panes", Horizontal)
+        if self.layout_name != "narrow":
+            # The tree is on screen already: the key just takes the user there.
+            self.screen.set_focus(self.main_screen.query_one(NavTree))
+            return
+        if panes.has_class("-tree-open"):
+            self._close_tree()
+        else:
+            panes.add_class("-tree-open")
+            self.screen.set_focus(self.main_screen.query_one(NavTree))
+
+    def _close_tree(self) -> None:
+        self.main_screen.query_one("#panes", Horizontal).remove_class("-tree-open")
+        self.screen.set_focus(self.main_screen.query_one(PaperList))
+
+    @on(Tree.NodeSelected, "#nav")
+    def _on_nav_selected(self, event: Tree.NodeSelected[Selection]) -> None:
+        # Enter on a node shown over the list: the list behind it is what the user wants now.
+        if self.main_screen.query_one("#panes", Horizontal).has_class("-tree-open"):
+            self._close_tree()
+
+    def action_read_paper(self) -> None:
+        """Enter on the list: the highlighted paper full screen (loaded in a worker)."""
+        row = self.main_screen.query_one(PaperList).current
+        if row is not None:
+            self._prepare_paper_screen(row.id)
+
+    @work(thread=True, exclusive=True, group="paper-screen", exit_on_error=False)
+    def _prepare_paper_screen(self, paper_id: str) -> None:
+        paper = self.service.paper(paper_id)
+        health = self.service.cached_health(paper) if paper else {}
+        self._send(msg.PaperScreenReady(paper, health))
+
+    def on_paper_screen_ready(self, message: msg.PaperScreenReady) -> None:
+        if message.paper is not None and not isinstance(self.screen, PaperScreen):
+            self.push_screen(PaperScreen(message.paper, message.health))
+
+    def open_checked_url(self, url: str) -> None:
+        """A link the user clicked in text shown by a screen (a note's Markdown): opened only
+        through the same checks as every other URL (http(s) only)."""
+        self._open(url)
+
     def action_toggle_panel(self) -> None:
-        self.query_one(PaperPanel).toggle_class("hidden")
+        self.main_screen.query_one(PaperPanel).toggle_class("hidden")
 
     def action_next_repo(self) -> None:
-        self.query_one(PaperPanel).cycle_repo(1)
+        self.main_screen.query_one(PaperPanel).cycle_repo(1)
 
     def action_previous_repo(self) -> None:
-        self.query_one(PaperPanel).cycle_repo(-1)
+        self.main_screen.query_one(PaperPanel).cycle_repo(-1)
 
     def action_open_repo(self) -> None:
-        repo = self.query_one(PaperPanel).current_repo
+        repo = self.main_screen.query_one(PaperPanel).current_repo
         if repo is None:
             self.notify_text("This paper has no linked code.", severity="warning")
             return
         self._open(repo.url)
 
     def action_open_paper(self) -> None:
-        paper = self.query_one(PaperPanel).paper
+        paper = self.main_screen.query_one(PaperPanel).paper
         if paper is not None:
             self._open(paper.page_url)
 
@@ -402,7 +503,7 @@ class DigestApp(App[int]):
     # ---- the user's state --------------------------------------------------------------
 
     def _current_paper(self) -> PaperView | None:
-        paper = self.query_one(PaperPanel).paper
+        paper = self.main_screen.query_one(PaperPanel).paper
         if paper is None:
             self.notify_text("No paper selected.", severity="warning")
         return paper
@@ -428,7 +529,7 @@ class DigestApp(App[int]):
         self._after_state_change()
 
     def _after_state_change(self) -> None:
-        paper = self.query_one(PaperPanel).paper
+        paper = self.main_screen.query_one(PaperPanel).paper
         if paper is not None:
             self._load_paper(paper.id)
         self.refresh_tree()
@@ -523,7 +624,7 @@ class DigestApp(App[int]):
         self._change_state(f"Removed from {name}.", self.service.remove_from_list, name, paper.id)
 
     def action_move_in_list(self, step: int) -> None:
-        papers = self.query_one(PaperList)
+        papers = self.main_screen.query_one(PaperList)
         current = papers.current
         if current is None or self.selection.kind != "list" or self.selection.value is None:
             return
@@ -669,7 +770,7 @@ class DigestApp(App[int]):
         logged = append_traceback(self.ctx.paths.error_log, what, error)
         where = f" (details in {logged})" if logged is not None else ""
         if not self.ready:
-            self.query_one("#list-title", Static).update(
+            self.main_screen.query_one("#list-title", Static).update(
                 Text(printable(f"Could not load the library: {reason}"))
             )
         self.notify_text(f"{reason}{where}", severity="error", timeout=15)

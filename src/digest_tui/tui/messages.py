@@ -99,3 +99,11 @@ class ClipboardCopy(Message):
     """Put text on the terminal's clipboard (OSC 52, through Textual's driver)."""
 
     text: str
+
+
+@dataclass
+class PaperScreenReady(Message):
+    """The paper to show full screen (Enter on the list), read by a worker."""
+
+    paper: PaperView | None
+    health: dict[str, str]

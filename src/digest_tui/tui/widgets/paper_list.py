@@ -23,6 +23,10 @@ from textual.strip import Strip
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 
+# Below this width (the medium layout's list, about 51 columns at 100; 66 at 140) the date goes:
+# its 11 columns are worth more as title, and the panel beside the list shows the date.
+DATE_COLUMN_FROM = 60
+
 
 class PaperList(ScrollView, can_focus=True):
     """A virtual list of papers with a cursor."""
@@ -34,6 +38,7 @@ class PaperList(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("home,g", "first", "First", show=False),
         Binding("end,G", "last", "Last", show=False),
+        Binding("enter", "app.read_paper", "Read paper"),
     ]
     COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--dim", "paper-list--code"}
     DEFAULT_CSS = """
@@ -146,9 +151,10 @@ class PaperList(ScrollView, can_focus=True):
             Segment(" "),
             Segment("⌥ " if row.has_code else "  ", code),
             Segment(f"{marks} ", code),
-            Segment(f"{(row.published or '          ')[:10]} ", dim),
-            Segment(f"{votes}▲ ", dim),
         ]
+        if width >= DATE_COLUMN_FROM:
+            segments.append(Segment(f"{(row.published or '          ')[:10]} ", dim))
+        segments.append(Segment(f"{votes}▲ ", dim))
         title = printable(row.title)
         segments.append(Segment(title, base))
         strip = Strip(segments).crop_extend(0, width, base)

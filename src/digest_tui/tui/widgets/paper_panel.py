@@ -138,7 +138,7 @@ def _hardware(paper: PaperView, fits: Sequence[MachineFit]) -> list[RenderableTy
     return out
 
 
-def _state(paper: PaperView) -> list[RenderableType]:
+def _state(paper: PaperView, include_note: bool = True) -> list[RenderableType]:
     out: list[RenderableType] = []
     flags = []
     if paper.bookmarked:
@@ -149,7 +149,7 @@ def _state(paper: PaperView) -> list[RenderableType]:
         line.append("   tags: ", style="dim")
         line.append(", ".join(printable(t) for t in paper.tags))
     out.append(line)
-    if paper.note:
+    if paper.note and include_note:
         out.append(_heading("Note"))
         out.append(Text(printable(paper.note)))
     return out
@@ -160,12 +160,15 @@ def render_paper(
     *,
     health: dict[str, str] | None = None,
     highlighted_repo: int = 0,
+    include_note: bool = True,
 ) -> RenderableType:
+    """The paper as the panel shows it. The full-screen view renders the note itself (as
+    Markdown), so it asks for everything else with `include_note=False`."""
     parts: list[RenderableType] = [
         Text(printable(paper.title), style="bold"),
         _meta_line(paper),
         Text(f"id {printable(paper.id)}", style="dim"),
-        *_state(paper),
+        *_state(paper, include_note),
         Text(""),
         *_topics(paper),
         Text(""),
