@@ -5,7 +5,7 @@ atomically, create a directory, delete a file. Paths are relative to the remote 
 '/'. Errors are RemoteError with a message fit to show the user: it names the remote with any
 credentials removed (`redact`).
 
-`open_remote(spec)` picks the kind: an `https://` (or loopback `http://`) URL is WebDAV,
+`sync.setup.open_remote(spec)` picks the kind: an `https://` (or loopback `http://`) URL is WebDAV,
 anything else a folder path.
 """
 
@@ -127,16 +127,6 @@ def normalize_spec(spec: str) -> tuple[str, bool]:
     if parts.query or parts.fragment:
         raise RemoteError(f"a WebDAV URL takes no query or fragment: {clean}")
     return clean.rstrip("/") + "/", had_credentials
-
-
-def open_remote(spec: str, **webdav_options: object) -> Remote:
-    """The remote a stored spec names (see normalize_spec); WebDAV options go to WebDavRemote."""
-    stored, _ = normalize_spec(spec)
-    if is_url(stored):
-        from digest_tui.sync.webdav import WebDavRemote
-
-        return WebDavRemote(stored, **webdav_options)  # type: ignore[arg-type]  # options from the CLI
-    return FolderRemote(Path(stored))
 
 
 # ---- a folder ------------------------------------------------------------------------------

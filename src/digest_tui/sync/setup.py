@@ -21,7 +21,7 @@ def make_remote(conn: sqlite3.Connection, spec: str | None = None, **options: An
     """The remote configured for this library (or `spec`), with WebDAV credentials looked up."""
     from digest_tui.errors import CredentialsError
     from digest_tui.sync.credentials import find_credentials
-    from digest_tui.sync.remote import is_url, normalize_spec, open_remote
+    from digest_tui.sync.remote import is_url, normalize_spec
 
     spec = spec or configured_remote(conn)
     if not spec:
@@ -93,3 +93,15 @@ def init_remote(
     finally:
         if own_remote:
             remote.close()
+
+
+def open_remote(spec: str, **webdav_options: object) -> Remote:
+    """The remote a stored spec names (see remote.normalize_spec); WebDAV options go to
+    WebDavRemote. Here, not in remote.py, so that the protocol module never imports a remote."""
+    from digest_tui.sync.remote import FolderRemote, is_url, normalize_spec
+    from digest_tui.sync.webdav import WebDavRemote
+
+    stored, _ = normalize_spec(spec)
+    if is_url(stored):
+        return WebDavRemote(stored, **webdav_options)  # type: ignore[arg-type]  # options from the CLI
+    return FolderRemote(Path(stored))
