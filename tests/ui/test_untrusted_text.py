@@ -86,9 +86,7 @@ async def test_a_click_action_in_a_url_never_runs(home, tmp_path):
         assert not any("@click" in meta for meta in metas), metas
         # ... and clicking on the words of the would-be link does nothing but dismiss it.
         row, col = next(
-            (y, line.text.index("CLICK"))
-            for y, line in enumerate(lines)
-            if "CLICK" in line.text
+            (y, line.text.index("CLICK")) for y, line in enumerate(lines) if "CLICK" in line.text
         )
         await pilot.click(offset=(toast.region.x + col, toast.region.y + row))
         await settle(pilot)
