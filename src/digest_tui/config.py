@@ -8,12 +8,13 @@ config dir, validated by pydantic so a typo is reported with its field name.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from digest_tui.errors import ConfigError
 
@@ -85,6 +86,46 @@ class Machine(BaseModel):
     devices: list[DeviceCount] = Field(default_factory=list)
 
 
+# An arXiv category as the API spells it: cs.DC, math.OC, hep-th, physics.comp-ph, q-bio.NC.
+# Nothing else reaches the query, so a category can never add words of its own to it.
+ARXIV_CATEGORY = re.compile(r"^[a-z][a-z-]{0,15}(?:\.[A-Za-z][A-Za-z-]{0,15})?$")
+
+
+def check_arxiv_category(value: str) -> str:
+    """`value` stripped, or ValueError naming it when it is not an arXiv category."""
+    name = value.strip()
+    if not ARXIV_CATEGORY.match(name):
+        raise ValueError(f"{value!r} is not an arXiv category such as cs.DC or hep-th")
+    return name
+
+
+class ArxivSettings(BaseModel):
+    """`arxiv:` in config.yaml: which listings the app's refresh fetches, and a keyword
+    pre-filter so a broad feed (cs.LG) keeps only the papers the reader wants."""
+
+    model_config = ConfigDict(extra="forbid")
+    # Fetched by the app's refresh (R) beside Hugging Face; the CLI's --arxiv names its own.
+    categories: list[str] = Field(default_factory=list)
+    # Keep a paper only if its title or abstract has one of these words or phrases (at the
+    # start of a word, any case: "GPU" keeps "GPUs"). Empty: keep everything.
+    keep_if_any: list[str] = Field(default_factory=list)
+    # The categories the filter applies to (e.g. [cs.LG]); empty: every category fetched.
+    filter_categories: list[str] = Field(default_factory=list)
+
+    @field_validator("categories", "filter_categories")
+    @classmethod
+    def _categories(cls, values: list[str]) -> list[str]:
+        return [check_arxiv_category(value) for value in values]
+
+    @field_validator("keep_if_any")
+    @classmethod
+    def _words(cls, values: list[str]) -> list[str]:
+        words = [" ".join(value.split()) for value in values]
+        if any(not word for word in words):
+            raise ValueError("an empty word would keep every paper; remove it")
+        return words
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
     theme: str | None = None
@@ -98,6 +139,7 @@ class Settings(BaseModel):
     # and when it quits (docs/sync.md). The remote itself is kept in the library, not here.
     sync_on_start: bool = False
     sync_on_quit: bool = False
+    arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
 
 
 def load_settings(paths: Paths) -> Settings:

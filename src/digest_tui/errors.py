@@ -127,6 +127,11 @@ class FetchCancelled(FetchError):
     """The caller asked the fetch to stop (Ctrl-C, or the app closing)."""
 
 
+class FeedFormatError(FetchError):
+    """An arXiv API answer is not a usable Atom feed: not XML, a DTD or entity declaration
+    (refused before parsing), or the API's own error entry; the message names the URL."""
+
+
 # --- sync ---------------------------------------------------------------------------------
 class RemoteError(DigestError):
     """The remote cannot be used; the message is safe to show (no credentials)."""

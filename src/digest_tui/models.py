@@ -68,6 +68,8 @@ class Paper(Record):
     organization_name: str | None = None
     arxiv_id: str | None = None
     keywords: list[str] = Field(default_factory=list)
+    # arXiv categories, the primary one first (cs.DC, cs.LG); empty when the source has none.
+    categories: list[str] = Field(default_factory=list)
     project_page: str | None = None
     github_repo: str | None = None
     github_stars: int | None = None

@@ -180,6 +180,8 @@ class PaperView:
     lists: tuple[str, ...]
     # None: no machines configured (or no hardware), and the contract leaves the key out.
     machine_fit: tuple[MachineFit, ...] | None = None
+    # arXiv categories, the primary one first; empty for papers no arXiv listing gave.
+    categories: tuple[str, ...] = ()
 
     @property
     def github_repos(self) -> dict[str, tuple[str, str]]:
@@ -218,6 +220,7 @@ class PaperView:
             "organization": self.organization,
             "organization_name": self.organization_name,
             "keywords": list(self.keywords),
+            "categories": list(self.categories),
             "project_page": self.project_page,
             "withdrawn": self.withdrawn,
             "digests": list(self.digests),
@@ -290,6 +293,7 @@ def paper_view(library: Library, row: sqlite3.Row, machines: Sequence[Machine] =
         note_conflicts=tuple(NoteConflict(**c) for c in state.get("note_conflicts", [])),
         lists=tuple(state.get("lists", [])),
         machine_fit=fits,
+        categories=tuple(json.loads(row["categories"])),
     )
 
 

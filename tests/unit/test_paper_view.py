@@ -109,6 +109,7 @@ def contract_json(
         "organization": row["organization"],
         "organization_name": row["organization_name"],
         "keywords": json.loads(row["keywords"]),
+        "categories": json.loads(row["categories"]),
         "project_page": row["project_page"],
         "withdrawn": bool(row["withdrawn"]),
         "digests": library.digests_of(int(row["rowid"])),

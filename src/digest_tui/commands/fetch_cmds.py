@@ -1,4 +1,5 @@
-"""`fetch`: Daily Papers from the Hugging Face API into the library (see docs/fetch.md)."""
+"""`fetch`: Daily Papers from the Hugging Face API, or arXiv listings (`--arxiv`), into the
+library (see docs/fetch.md)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Fetch Daily Papers lists from the Hugging Face API (today's by default) "
         "and import them, one digest per day (hf-api-YYYY-MM-DD). Answers are cached, so "
         "fetching a day again is cheap and a day fetched once can be imported offline.",
-        epilog="The API host is $HF_ENDPOINT (default https://huggingface.co). Days are UTC "
-        "days. Exit status 1 when nothing could be fetched.",
+        epilog="The API host is $HF_ENDPOINT (default https://huggingface.co). With --arxiv, "
+        "new submissions of arXiv categories instead, one digest per category and day "
+        "(arxiv-cs.DC-YYYY-MM-DD), from $ARXIV_API_ENDPOINT (default https://export.arxiv.org), "
+        "one request every 3 s. Days are UTC days. Exit status 1 when nothing could be fetched.",
     )
     when = p.add_mutually_exclusive_group()
     when.add_argument("--date", metavar="YYYY-MM-DD", help="one day")
@@ -34,6 +37,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--sort",
         choices=("trending", "publishedAt"),
         help="order of papers within a digest (default: the API's)",
+    )
+    p.add_argument(
+        "--arxiv",
+        metavar="CATEGORIES",
+        help="fetch arXiv listings of these categories (e.g. cs.DC,cs.AR) instead of Daily "
+        "Papers; with --date or --since (default: the last 3 days)",
+    )
+    p.add_argument(
+        "--no-filter",
+        action="store_true",
+        help="with --arxiv: keep every paper, ignoring arxiv.keep_if_any in config.yaml",
     )
     p.add_argument(
         "--offline", action="store_true", help="use cached answers only; never touch the network"
@@ -47,6 +61,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
+    if args.arxiv is not None:
+        return _fetch_arxiv(ctx, args)
+    if args.no_filter:
+        raise CommandError("--no-filter: only with --arxiv")
     from digest_tui.service import open_library
     from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
 
@@ -124,3 +142,59 @@ class _ProgressBar:
         if self.drawn:
             self.out.write("\r" + " " * 72 + "\r")
             self.out.flush()
+
+
+def _fetch_arxiv(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.service import open_library
+    from digest_tui.sources.arxiv_fetch import ArxivSpec, KeywordFilter, fetch_arxiv
+
+    for option in ("week", "month", "sort"):
+        if getattr(args, option) is not None:
+            raise CommandError(f"--{option}: not with --arxiv (use --date or --since)")
+    settings = ctx.settings.arxiv
+    keep = None
+    if settings.keep_if_any and not args.no_filter:
+        keep = KeywordFilter(tuple(settings.keep_if_any), tuple(settings.filter_categories))
+    try:
+        spec = ArxivSpec.build(
+            args.arxiv, date=args.date, since=args.since, refresh=args.refresh, keep=keep
+        )
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    library = open_library(ctx)
+    if not library.count():
+        library.set_meta("sample_loaded", "1")
+    bar = _ProgressBar(sys.stderr) if sys.stderr.isatty() and len(spec.categories) > 1 else None
+    try:
+        report = fetch_arxiv(
+            spec,
+            library=library,
+            cache_dir=ctx.paths.cache_dir,
+            offline=args.offline,
+            progress=bar.update if bar else None,
+        )
+    except ValueError as exc:  # a malformed ARXIV_API_ENDPOINT or ARXIV_REQUEST_INTERVAL
+        raise CommandError(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.clear()
+    library.checkpoint()
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    errors = report.errors if report.ok else report.errors[1:]
+    for error in errors[:_MAX_ERROR_LINES]:
+        print(f"error: {error}", file=sys.stderr)
+    if not report.ok:
+        first = report.errors[0] if report.errors else "no answer"
+        if args.offline:
+            hint = "; fetch once without --offline to fill the cache"
+        else:
+            hint = "; categories fetched before can be imported with --offline"
+        prefix = "" if report.unreached else "nothing fetched: "
+        raise CommandError(f"{prefix}{first}{hint}", exit_status=1)
+    for digest_id in report.digests:
+        print(digest_id)
+    if report.empty:
+        print(f"no papers for: {', '.join(report.empty)} ({spec.describe()})")
+    print(report.summary())
+    return 0

@@ -19,7 +19,7 @@ MAX_LIST_ITEMS = 1_000  # authors, keywords
 MAX_LIST_ITEM_CHARS = 500
 
 _SHORT_FIELDS = ("organization", "organization_name", "arxiv_id", "project_page", "github_repo")
-_LIST_FIELDS = ("authors", "keywords")
+_LIST_FIELDS = ("authors", "keywords", "categories")
 
 
 def where_from(paper: Paper) -> tuple[str, int | None]:

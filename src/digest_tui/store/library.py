@@ -49,6 +49,7 @@ _SOURCE_FIELDS = (
     "organization_name",
     "arxiv_id",
     "keywords",
+    "categories",
     "project_page",
     "github_repo",
     "github_stars",
@@ -66,7 +67,7 @@ _ENRICH_FIELDS = (
     "max_stars",
     "enrich_fp",
 )
-_JSON_LIST_FIELDS = ("authors", "keywords")
+_JSON_LIST_FIELDS = ("authors", "keywords", "categories")
 
 
 @dataclass
