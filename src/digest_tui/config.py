@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from digest_tui.errors import ConfigError
 
@@ -99,31 +99,30 @@ def check_arxiv_category(value: str) -> str:
     return name
 
 
+def _filter_word(value: str) -> str:
+    word = " ".join(value.split())
+    if not word:
+        raise ValueError("an empty word would keep every paper; remove it")
+    return word
+
+
+# Checked item by item, so a mistake is reported at the line of that item.
+ArxivCategory = Annotated[str, AfterValidator(check_arxiv_category)]
+FilterWord = Annotated[str, AfterValidator(_filter_word)]
+
+
 class ArxivSettings(BaseModel):
     """`arxiv:` in config.yaml: which listings the app's refresh fetches, and a keyword
     pre-filter so a broad feed (cs.LG) keeps only the papers the reader wants."""
 
     model_config = ConfigDict(extra="forbid")
     # Fetched by the app's refresh (R) beside Hugging Face; the CLI's --arxiv names its own.
-    categories: list[str] = Field(default_factory=list)
+    categories: list[ArxivCategory] = Field(default_factory=list)
     # Keep a paper only if its title or abstract has one of these words or phrases (at the
     # start of a word, any case: "GPU" keeps "GPUs"). Empty: keep everything.
-    keep_if_any: list[str] = Field(default_factory=list)
+    keep_if_any: list[FilterWord] = Field(default_factory=list)
     # The categories the filter applies to (e.g. [cs.LG]); empty: every category fetched.
-    filter_categories: list[str] = Field(default_factory=list)
-
-    @field_validator("categories", "filter_categories")
-    @classmethod
-    def _categories(cls, values: list[str]) -> list[str]:
-        return [check_arxiv_category(value) for value in values]
-
-    @field_validator("keep_if_any")
-    @classmethod
-    def _words(cls, values: list[str]) -> list[str]:
-        words = [" ".join(value.split()) for value in values]
-        if any(not word for word in words):
-            raise ValueError("an empty word would keep every paper; remove it")
-        return words
+    filter_categories: list[ArxivCategory] = Field(default_factory=list)
 
 
 class Settings(BaseModel):

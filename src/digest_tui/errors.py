@@ -132,6 +132,10 @@ class FeedFormatError(FetchError):
     (refused before parsing), or the API's own error entry; the message names the URL."""
 
 
+class ArxivApiError(FeedFormatError):
+    """The arXiv API answered with its error entry (a malformed query); the message quotes it."""
+
+
 # --- sync ---------------------------------------------------------------------------------
 class RemoteError(DigestError):
     """The remote cannot be used; the message is safe to show (no credentials)."""

@@ -6,8 +6,10 @@ sample digests, and that papers enriched with older data are enriched again.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_tui.config import AppContext
 from digest_tui.data_files import sample_digest_paths
@@ -18,6 +20,10 @@ from digest_tui.sources.hf_page import parse_page, read_page_text
 from digest_tui.store.db import connect
 from digest_tui.store.fits import install_fits
 from digest_tui.store.library import ImportReport, Library, content_hash
+
+if TYPE_CHECKING:
+    from digest_tui.sources.arxiv_fetch import ArxivReport
+    from digest_tui.sources.hf_fetch import FetchReport, FetchSpec
 
 
 def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
@@ -81,3 +87,57 @@ def load_sample_if_empty(library: Library) -> ImportReport | None:
     library.set_meta("sample_loaded", "1")
     library.adopt_catalog_arxiv_ids()  # nothing to change: records the data it was checked with
     return report
+
+
+# ---- fetching: the app's refresh ------------------------------------------------------------
+
+
+class SourcesReport:
+    """What the app's refresh fetched: Daily Papers, plus the arXiv categories of config.yaml
+    (`arxiv.categories`) when there are any; read like a FetchReport (`ok`, `summary()`,
+    `errors`)."""
+
+    def __init__(self, hf: FetchReport, arxiv: ArxivReport | None = None) -> None:
+        self.hf = hf
+        self.arxiv = arxiv
+
+    @property
+    def ok(self) -> bool:
+        return self.hf.ok or (self.arxiv is not None and self.arxiv.ok)
+
+    @property
+    def errors(self) -> list[str]:
+        return self.hf.errors + (self.arxiv.errors if self.arxiv is not None else [])
+
+    def summary(self) -> str:
+        if self.arxiv is None:
+            return self.hf.summary()
+        return f"{self.hf.summary()}\n{self.arxiv.summary()}"
+
+
+def fetch_sources(
+    ctx: AppContext,
+    spec: FetchSpec,
+    *,
+    library: Library,
+    progress: Callable[[int, int, str], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> SourcesReport:
+    """Fetch Daily Papers for `spec`, then the configured arXiv categories (their last days,
+    one request every 3 s); blocks, so call it from a worker thread."""
+    from digest_tui.sources.arxiv_fetch import ArxivSpec, KeywordFilter, fetch_arxiv
+    from digest_tui.sources.hf_fetch import fetch_days
+
+    cache_dir = ctx.paths.cache_dir
+    hf = fetch_days(spec, library=library, cache_dir=cache_dir, progress=progress, cancel=cancel)
+    settings = ctx.settings.arxiv
+    if not settings.categories or (cancel is not None and cancel.is_set()):
+        return SourcesReport(hf)
+    keep = None
+    if settings.keep_if_any:
+        keep = KeywordFilter(tuple(settings.keep_if_any), tuple(settings.filter_categories))
+    arxiv_spec = ArxivSpec.build(settings.categories, keep=keep)
+    arxiv = fetch_arxiv(
+        arxiv_spec, library=library, cache_dir=cache_dir, progress=progress, cancel=cancel
+    )
+    return SourcesReport(hf, arxiv)

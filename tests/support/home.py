@@ -15,3 +15,4 @@ def isolate_home(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # "connection refused" at once, exercising the offline paths and never the internet.
     monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setenv("ARXIV_API_ENDPOINT", "http://127.0.0.1:9")

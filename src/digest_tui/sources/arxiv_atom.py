@@ -22,7 +22,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-from digest_tui.errors import FeedFormatError
+from digest_tui.errors import ArxivApiError, FeedFormatError
 from digest_tui.ids import normalize_arxiv_id
 from digest_tui.models import ImportWarning
 from digest_tui.textsafe import one_line, strip_control
@@ -131,7 +131,7 @@ def _raise_api_error(entries: list[ET.Element], label: str) -> None:
         ident = _text(element, "atom:id") or ""
         if "arxiv.org/api/errors" in ident:
             why = _text(element, "atom:summary") or ident
-            raise FeedFormatError(f"{label}: the arXiv API reports an error: {one_line(why, 160)}")
+            raise ArxivApiError(f"{label}: the arXiv API reports an error: {one_line(why, 160)}")
 
 
 def _entry(element: ET.Element, index: int) -> tuple[ArxivEntry | None, str]:

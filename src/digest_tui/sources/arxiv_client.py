@@ -27,6 +27,7 @@ from urllib.parse import urlencode
 import httpx
 
 from digest_tui.errors import (
+    ArxivApiError,
     DeadlineExceeded,
     FeedFormatError,
     FetchCancelled,
@@ -287,6 +288,15 @@ class ArxivClient:
         if reply.status in (200, 304):
             self.stats.bytes += len(reply.body)
             return reply.status, reply.headers, reply.body
+        if reply.status == 400:
+            # A malformed query is answered 400 with an error entry saying what was wrong:
+            # parse_feed raises ArxivApiError quoting it; any other body is quoted below.
+            try:
+                parse_feed(reply.body, label)
+            except ArxivApiError:
+                raise
+            except FeedFormatError:
+                pass
         # arXiv throttles with a plain-text "Rate exceeded."; quoted printable, never raw.
         snippet = one_line(reply.body[:400].decode("utf-8", "replace"), 160)
         detail = f": {snippet}" if snippet else ""

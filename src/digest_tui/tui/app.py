@@ -660,7 +660,8 @@ class DigestApp(App[int]):
     def _fetch(self, since: str | None = None) -> None:
         """Fetch from the Hugging Face API on a connection of its own: the UI keeps reading
         the library (WAL lets readers go on while this writes)."""
-        from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
+        from digest_tui.service import fetch_sources
+        from digest_tui.sources.hf_fetch import FetchSpec
 
         def progress(done: int, total: int, label: str) -> None:
             self._send(msg.StatusChanged(f"Fetching {label}… {done}/{total}"))
@@ -668,10 +669,10 @@ class DigestApp(App[int]):
         self._send(msg.StatusChanged("Fetching from Hugging Face…"))
         try:
             with self.service.own_library() as library:
-                report = fetch_days(
+                report = fetch_sources(  # Daily Papers, and arXiv if config.yaml says so
+                    self.ctx,
                     FetchSpec.build(since=since),
                     library=library,
-                    cache_dir=self.ctx.paths.cache_dir,
                     progress=progress,
                     cancel=self._quitting,
                 )

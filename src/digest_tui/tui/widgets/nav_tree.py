@@ -58,9 +58,12 @@ class NavTree(Tree[Selection]):
             )
         digests = root.add("Digests", data=None, expand=True)
         for digest in data.digests:
+            name = digest.date
+            if digest.id.startswith("arxiv-"):  # arxiv-cs.DC-2025-06-04: say which listing
+                name += f" arXiv {digest.id[6:-11]}"
             digests.add_leaf(
-                _label(digest.date, digest.count),
-                data=Selection("digest", digest.id, f"Digest {digest.date}"),
+                _label(name, digest.count),
+                data=Selection("digest", digest.id, f"Digest {name}"),
             )
         self._add_group(root, "Tags", "tag", data.tags)
         self._add_group(root, "Reading lists", "list", data.lists)
