@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,7 +67,7 @@ class KeywordFilter:
     def keeps(self, entry: ArxivEntry) -> bool:
         return self._pattern.search(f"{entry.title}\n{entry.abstract}") is not None
 
-    @property
+    @cached_property
     def _pattern(self) -> re.Pattern[str]:
         # Spaces in a phrase match any run of whitespace: abstracts come hard-wrapped.
         alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in self.words)
