@@ -25,6 +25,7 @@ _MODAL_CSS = """
     border: thick $accent; background: $surface; padding: 1 2;
 }}
 {name} .hint {{ color: $text-muted; }}
+{name} .warning {{ color: $text-warning; text-style: bold; }}
 """
 
 
@@ -131,9 +132,9 @@ class NoteScreen(ModalScreen[NoteEdit | None]):
                 yield Static(
                     Text(
                         f"{len(self.conflicts)} other version(s) were edited on another machine "
-                        "at the same time; they are appended below. Merge them and save.",
-                        style="bold yellow",
-                    )
+                        "at the same time; they are appended below. Merge them and save."
+                    ),
+                    classes="warning",
                 )
             body = self.text
             for other in self.conflicts:
