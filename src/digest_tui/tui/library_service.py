@@ -179,6 +179,19 @@ class LibraryService:
         with self._locked() as library:
             return [info.name for info in library.state.lists()]
 
+    def reading_lists(self) -> list[tuple[str, int]]:
+        """The reading lists as (name, number of papers)."""
+        with self._locked() as library:
+            return [(info.name, info.count) for info in library.state.lists()]
+
+    def rename_list(self, name: str, new_name: str) -> None:
+        with self._locked() as library:
+            library.state.rename_list(name, new_name)
+
+    def delete_list(self, name: str) -> None:
+        with self._locked() as library:
+            library.state.delete_list(name)
+
     def theme(self) -> str | None:
         with self._locked() as library:
             return library.get_meta("theme")
