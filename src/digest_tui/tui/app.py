@@ -36,7 +36,7 @@ from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
 from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
 from digest_tui.tui.library_service import LibraryService, Selection
-from digest_tui.tui.notices import ShownNotice, notify_text
+from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.screens.editors import (
     ListPickScreen,
     NoteEdit,
@@ -665,9 +665,7 @@ class DigestApp(App[int]):
         if self._quitting.is_set():
             return
         severity = "information" if report.ok else "error"
-        message = report.summary()
-        if report.errors:
-            message += "\n" + "\n".join(report.errors[:3])
+        message = cause_first(report.summary(), report.errors)
         self._notify_from_thread(message, severity=severity, timeout=8)
         # Tree counts, the list and the shown paper (its upvotes or repos may have changed).
         self._send(msg.StateSaved())
