@@ -91,7 +91,7 @@ class DigestApp(App[int]):
         Binding("p", "toggle_panel", "Details panel", show=False),
         # Below 100 columns the tree is hidden: `\` shows it over the list (and focuses it).
         Binding("backslash", "toggle_tree", "Navigation tree", key_display="\\", show=False),
-        Binding("R", "fetch", "Fetch today's papers"),
+        Binding("R", "fetch", "Fetch today"),
         Binding("S", "sync", "Sync reading state"),
         Binding("b", "bookmark", "Bookmark"),
         Binding("r", "toggle_read", "Read/unread"),
@@ -102,7 +102,7 @@ class DigestApp(App[int]):
         Binding("L", "manage_lists", "Rename or delete reading lists", show=False),
         Binding("K", "move_in_list(-1)", "Move up in list", show=False),
         Binding("J", "move_in_list(1)", "Move down in list", show=False),
-        Binding("s", "cycle_sort", "Sort order", show=False),
+        Binding("s", "cycle_sort", "Sort", show=False),
     ]
 
     def __init__(self, ctx: AppContext | None = None) -> None:

@@ -10,9 +10,8 @@ of a pane that never scrolls sideways, `super+c`, which terminals do not send).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.table import Table
 from rich.text import Text
@@ -68,8 +67,9 @@ PLAIN_WORDS = {
 HIDDEN_ACTIONS = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
 
 
-@dataclass(frozen=True)
-class HelpEntry:
+class HelpEntry(NamedTuple):
+    """One row of help (a tuple, so `for keys, what, where in entries` reads it)."""
+
     keys: str  # as typed, several separated by spaces: "↓ j"
     description: str
     where: str
