@@ -36,7 +36,7 @@ from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
 from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
 from digest_tui.tui.library_service import LibraryService, Selection
-from digest_tui.tui.notices import ShownNotice, notify_text
+from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.screens.editors import (
     ListPickScreen,
     NoteEdit,
@@ -88,17 +88,18 @@ class DigestApp(App[int]):
         Binding("O", "open_paper", "Open paper"),
         Binding("right_square_bracket", "next_repo", "Next repo", show=False),
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
-        Binding("p", "toggle_panel", "Panel", show=False),
+        Binding("p", "toggle_panel", "Details panel", show=False),
         # Below 100 columns the tree is hidden: `\` shows it over the list (and focuses it).
-        Binding("backslash", "toggle_tree", "Tree", key_display="\\", show=False),
+        Binding("backslash", "toggle_tree", "Navigation tree", key_display="\\", show=False),
         Binding("R", "fetch", "Fetch today"),
-        Binding("S", "sync", "Sync"),
+        Binding("S", "sync", "Sync reading state"),
         Binding("b", "bookmark", "Bookmark"),
         Binding("r", "toggle_read", "Read/unread"),
         Binding("t", "tags", "Tags"),
         Binding("n", "note", "Note"),
         Binding("l", "add_to_list", "Add to list", show=False),
         Binding("x", "remove_from_list", "Remove from list", show=False),
+        Binding("L", "manage_lists", "Rename or delete reading lists", show=False),
         Binding("K", "move_in_list(-1)", "Move up in list", show=False),
         Binding("J", "move_in_list(1)", "Move down in list", show=False),
         Binding("s", "cycle_sort", "Sort", show=False),
@@ -391,40 +392,19 @@ class DigestApp(App[int]):
         self.screen.set_focus(self.main_screen.query_one(PaperList))
 
     def action_help(self) -> None:
-        entries: list[tuple[str, str, str]] = []
-        seen: set[tuple[str, str]] = set()
-        for key, active in self.screen.active_bindings.items():
-            binding = active.binding
-            description = binding.description or binding.action
-            if (key, description) in seen:
-                continue
-            seen.add((key, description))
-            where = type(active.node).__name__.replace("DigestApp", "everywhere")
-            entries.append(
-                (binding.key_display or self.get_key_display(binding), description, where)
-            )
-        self.push_screen(HelpScreen(sorted(entries, key=lambda e: (e[2] != "everywhere", e[0]))))
+        from digest_tui.tui.screens.help import active_bindings, help_entries
+
+        self.push_screen(HelpScreen(help_entries(active_bindings(self.screen))))
 
     def get_system_commands(self, screen: Any) -> Any:
         """Every app action in the command palette (ctrl+p), generated from the bindings so
-        the palette and the keys can never disagree."""
-        from functools import partial
+        the palette and the keys can never disagree (tui/screens/help.py words them)."""
+        from digest_tui.tui.screens.help import palette_commands
 
-        from textual.app import SystemCommand
-
-        yield from super().get_system_commands(screen)
-        seen: set[str] = set()
-        for binding in self.BINDINGS:
-            assert isinstance(binding, Binding)
-            if binding.action in seen or binding.action in ("quit", "focus_next", "focus_previous"):
-                continue
-            seen.add(binding.action)
-            key = binding.key_display or binding.key.split(",")[0]
-            yield SystemCommand(
-                binding.description,
-                f"{binding.description} (key: {key})",
-                partial(self.call_later, self.run_action, binding.action),
-            )
+        builtin = super().get_system_commands(screen)
+        yield from palette_commands(
+            self, builtin, lambda action: self.call_later(self.run_action, action)
+        )
 
     def action_toggle_tree(self) -> None:
         panes = self.main_screen.query_one("#panes", Horizontal)
@@ -611,6 +591,11 @@ class DigestApp(App[int]):
 
         self.push_screen(ListPickScreen(paper.title, message.list_names), apply)
 
+    def action_manage_lists(self) -> None:
+        from digest_tui.tui.screens.lists_screen import ListsScreen
+
+        self.push_screen(ListsScreen(self.service))
+
     def action_remove_from_list(self) -> None:
         paper = self._current_paper()
         if paper is None:
@@ -681,9 +666,7 @@ class DigestApp(App[int]):
         if self._quitting.is_set():
             return
         severity = "information" if report.ok else "error"
-        message = report.summary()
-        if report.errors:
-            message += "\n" + "\n".join(report.errors[:3])
+        message = cause_first(report.summary(), report.errors)
         self._notify_from_thread(message, severity=severity, timeout=8)
         # Tree counts, the list and the shown paper (its upvotes or repos may have changed).
         self._send(msg.StateSaved())

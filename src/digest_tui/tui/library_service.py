@@ -179,6 +179,19 @@ class LibraryService:
         with self._locked() as library:
             return [info.name for info in library.state.lists()]
 
+    def reading_lists(self) -> list[tuple[str, int]]:
+        """The reading lists as (name, number of papers)."""
+        with self._locked() as library:
+            return [(info.name, info.count) for info in library.state.lists()]
+
+    def rename_list(self, name: str, new_name: str) -> None:
+        with self._locked() as library:
+            library.state.rename_list(name, new_name)
+
+    def delete_list(self, name: str) -> None:
+        with self._locked() as library:
+            library.state.delete_list(name)
+
     def theme(self) -> str | None:
         with self._locked() as library:
             return library.get_meta("theme")
@@ -239,26 +252,30 @@ class LibraryService:
         return self._health
 
     def cached_health(self, paper: PaperView) -> dict[str, str]:
-        from digest_tui.repohealth.format import health_line
+        """The cached health of the paper's repos in words (a `HealthLines`: with a notice
+        when the last check could not reach GitHub)."""
+        from digest_tui.repohealth.format import health_lines
 
-        lines = {}
-        for url, (owner, name) in paper.github_repos.items():
-            health = self.health_client.cached(owner, name)
-            if health is not None:
-                lines[url] = health_line(health)
-        return lines
+        found = {
+            url: self.health_client.cached(owner, name)
+            for url, (owner, name) in paper.github_repos.items()
+        }
+        return health_lines({url: h for url, h in found.items() if h is not None})
 
     def refresh_health(self, paper: PaperView) -> dict[str, str]:
-        from digest_tui.repohealth.format import health_line
+        """Health asked of GitHub; offline, one notice and the cached figures."""
+        from digest_tui.repohealth.format import health_lines
 
         repos = paper.github_repos
-        results = self.health_client.refresh_many(list(repos.values()))
-        by_key = {(h.owner.lower(), h.name.lower()): health_line(h) for h in results}
-        return {
+        client = self.health_client
+        results = client.refresh_many(list(repos.values()))
+        by_key = {(h.owner.lower(), h.name.lower()): h for h in results}
+        found = {
             url: by_key[(owner.lower(), name.lower())]
             for url, (owner, name) in repos.items()
             if (owner.lower(), name.lower()) in by_key
         }
+        return health_lines(found, unreachable=bool(client.unreachable))
 
     @contextmanager
     def own_library(self) -> Iterator[Library]:

@@ -9,6 +9,7 @@ and invisible characters (tests/ui/test_untrusted_text.py checks no other call e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,3 +39,12 @@ def notify_text(
     shown = printable(message)
     app.notify(shown, severity=severity, timeout=timeout, markup=False)
     return ShownNotice(shown, severity)
+
+
+def cause_first(summary: str, causes: Sequence[str], *, most: int = 3) -> str:
+    """A report as a notice: what went wrong first (a toast is read from the top and may be
+    cut), then the statistics. `R` offline used to end with the cause after a line of counts."""
+    shown = list(causes[:most])
+    if len(causes) > most:
+        shown.append(f"… and {len(causes) - most} more")
+    return "\n".join([*shown, summary])

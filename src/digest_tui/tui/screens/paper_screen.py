@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from digest_tui.paper_view import PaperView
-from digest_tui.tui.widgets.paper_panel import render_paper
+from digest_tui.tui.widgets.paper_panel import PaperBody
 
 if TYPE_CHECKING:
     # Markdown (and markdown-it under it) loads when a paper is first opened, not at start-up.
@@ -35,7 +34,9 @@ class PaperScreen(Screen[None]):
     ]
     DEFAULT_CSS = """
     PaperScreen > #paper-scroll { padding: 0 2; }
-    PaperScreen #paper-note-heading { margin-top: 1; text-style: bold underline; }
+    PaperScreen #paper-note-heading {
+        margin-top: 1; color: $text-accent; text-style: bold underline;
+    }
     PaperScreen #paper-note { margin: 0; padding: 0; }
     """
 
@@ -48,13 +49,13 @@ class PaperScreen(Screen[None]):
         from textual.widgets import Markdown
 
         with VerticalScroll(id="paper-scroll"):
-            yield Static(self._body(), id="paper-full")
+            yield PaperBody("", include_note=False, id="paper-full")
             yield Static(Text("Note"), id="paper-note-heading")
             yield Markdown(self.paper.note or "", id="paper-note", open_links=False)
         yield Footer()
 
-    def _body(self) -> RenderableType:
-        return render_paper(self.paper, health=self.health, include_note=False)
+    def _show_body(self) -> None:
+        self.query_one("#paper-full", PaperBody).show(self.paper, health=self.health)
 
     def _show_note(self) -> None:
         has_note = bool(self.paper.note)
@@ -66,13 +67,14 @@ class PaperScreen(Screen[None]):
         if paper.id != self.paper.id:
             return
         self.paper, self.health = paper, health
-        self.query_one("#paper-full", Static).update(self._body())
+        self._show_body()
         from textual.widgets import Markdown
 
         self.query_one("#paper-note", Markdown).update(paper.note or "")
         self._show_note()
 
     def on_mount(self) -> None:
+        self._show_body()
         self._show_note()
         self.query_one("#paper-scroll", VerticalScroll).focus()
 

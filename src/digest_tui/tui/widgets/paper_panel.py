@@ -1,184 +1,114 @@
 """The right pane: everything about the highlighted paper.
 
-It renders a `PaperView` (whose `to_json()` is what `show --format json` prints). Every string
-from a digest or API becomes a rich Text, which is never parsed for markup, and control
-characters are made visible, so nothing in a title can style or drive the terminal.
+It renders a `PaperView` (whose `to_json()` is what `show --format json` prints) through the
+sections of `paper_sections.py`. `PaperBody` is the widget that draws them, here and in the
+full-screen view: its colours come from its component classes (theme variables only), read
+again whenever the theme changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from digest_tui.paper_view import MachineFit, PaperView, RepoRef
-from digest_tui.textsafe import printable, printable_offsets
+from digest_tui.paper_view import PaperView, RepoRef
+from digest_tui.tui.widgets.paper_sections import PaperStyles, RenderContext, render_paper
 
-_KIND_BADGE = {
-    "official": "OFFICIAL",
-    "community": "COMMUNITY",
-    "framework": "FRAMEWORK",
-    "mentioned": "MENTIONED",
+__all__ = ["PaperBody", "PaperPanel", "render_paper"]
+
+# Component class -> PaperStyles field. Colours are theme variables: the same rules read well
+# on a dark and on a light theme.
+_STYLE_CLASSES = {
+    "paper-body--title": "title",
+    "paper-body--heading": "heading",
+    "paper-body--muted": "muted",
+    "paper-body--strong": "strong",
+    "paper-body--evidence": "evidence",
+    "paper-body--good": "good",
+    "paper-body--bad": "bad",
+    "paper-body--notice": "notice",
 }
 
 
-def _heading(text: str) -> Text:
-    return Text(text, style="bold underline")
+class PaperBody(Static):
+    """One paper's text (or a hint when there is none), drawn in the theme's colours."""
 
+    COMPONENT_CLASSES = set(_STYLE_CLASSES)
+    DEFAULT_CSS = """
+    PaperBody > .paper-body--title { text-style: bold; }
+    PaperBody > .paper-body--heading { color: $text-accent; text-style: bold underline; }
+    PaperBody > .paper-body--muted { color: $text-muted; }
+    PaperBody > .paper-body--strong { text-style: bold; }
+    PaperBody > .paper-body--evidence { text-style: bold reverse; }
+    PaperBody > .paper-body--good { color: $text-success; text-style: bold; }
+    PaperBody > .paper-body--bad { color: $text-error; text-style: bold; }
+    PaperBody > .paper-body--notice { color: $text-warning; }
+    """
 
-def _meta_line(paper: PaperView) -> Text:
-    parts = [f"published {paper.published or 'unknown'}"]
-    if paper.upvotes is not None:
-        parts.append(f"{paper.upvotes} upvotes")
-    if paper.organization_name:
-        parts.append(printable(paper.organization_name))
-    elif paper.authors_count:
-        parts.append(f"{paper.authors_count} authors")
-    if paper.withdrawn:
-        parts.append("WITHDRAWN")
-    return Text(" · ".join(parts), style="dim")
+    def __init__(self, hint: str, *, include_note: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hint = hint
+        self.include_note = include_note
+        self.paper: PaperView | None = None
+        self.health: Mapping[str, str] = {}
+        self.highlighted_repo = 0
 
+    def on_mount(self) -> None:
+        # After a theme switch the component styles hold the new theme's colours: draw again.
+        self.app.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        self.redraw()
 
-def _abstract(paper: PaperView) -> Text:
-    shown, offsets = printable_offsets(paper.abstract)
-    text = Text(shown or "(no abstract)")
-    # Highlight the phrases that put the paper in its topics. Offsets refer to the stored text;
-    # `offsets` maps them past any escape printable() put in (a bidi override, say).
-    for evidence in paper.topic_evidence.values():
-        for item in evidence:
-            start, end = item.start, item.end
-            if item.field == "abstract" and 0 <= start <= end < len(offsets):
-                text.stylize("bold reverse", offsets[start], offsets[end])
-    return text
+    def _on_theme_changed(self, _theme: Any) -> None:
+        self.redraw()
 
+    def show(
+        self,
+        paper: PaperView | None,
+        *,
+        health: Mapping[str, str] | None = None,
+        highlighted_repo: int = 0,
+    ) -> None:
+        self.paper = paper
+        self.health = health or {}
+        self.highlighted_repo = highlighted_repo
+        self.redraw()
 
-def _topics(paper: PaperView) -> list[RenderableType]:
-    out: list[RenderableType] = [_heading("Topics")]
-    if not paper.topics:
-        out.append(Text("other (no topic matched)", style="dim"))
-    for topic in paper.topics:
-        line = Text(f"{topic}", style="bold")
-        phrases = sorted({printable(e.phrase) for e in paper.topic_evidence.get(topic, ())})
-        if phrases:
-            line.append("  because of: ", style="dim")
-            line.append(", ".join(f"“{p}”" for p in phrases))
-        out.append(line)
-    return out
+    def styles_for_text(self) -> PaperStyles:
+        """The theme's looks for each kind of text, from the component classes."""
+        looks = {field: self._text_style(name) for name, field in _STYLE_CLASSES.items()}
+        return PaperStyles(**looks)
 
+    def _text_style(self, component: str) -> Style:
+        # The colour as the theme resolves it over this widget's background ("auto 60%"
+        # needs the background to mean anything), without painting a background of its own.
+        full = self.get_component_rich_style(component)
+        partial = self.get_component_rich_style(component, partial=True)
+        return Style(color=full.color) + partial.without_color
 
-def _code(paper: PaperView, health: Mapping[str, str], highlighted: int) -> list[RenderableType]:
-    out: list[RenderableType] = [_heading("Code")]
-    if not paper.repos:
-        out.append(Text("no code linked", style="dim"))
-    for index, repo in enumerate(paper.repos):
-        pointer = "▶ " if index == highlighted else "  "
-        line = Text(pointer)
-        line.append(f"[{_KIND_BADGE.get(repo.kind, repo.kind.upper())}] ", style="bold")
-        line.append(printable(repo.url))
-        line.append(f"  ({repo.source})", style="dim")
-        if repo.framework:
-            line.append(f" {printable(repo.framework)}", style="dim")
-        out.append(line)
-        info = health.get(repo.url)
-        if info is not None:
-            out.append(Text("    " + info, style="dim"))
-        elif repo.stars is not None:
-            out.append(Text(f"    ★ {repo.stars}", style="dim"))
-    links = [link for link in paper.links if link.kind != "repo"]
-    if links:
-        out.append(_heading("Links"))
-        for link in links:
-            out.append(Text(f"  [{link.kind}] {printable(link.url)}"))
-    if paper.project_page:
-        out.append(Text(f"  [project] {printable(paper.project_page)}"))
-    return out
+    def redraw(self) -> None:
+        if not self.is_mounted:
+            return
+        self.update(self._renderable())
 
-
-def _hardware(paper: PaperView, fits: Sequence[MachineFit]) -> list[RenderableType]:
-    # The suggestion's shape belongs to enrich/: read as the mapping the contract carries.
-    hardware = paper.hardware
-    if not hardware:
-        return []
-    out: list[RenderableType] = [_heading("Hardware")]
-    target = Text(printable(hardware.get("target")) or "unknown", style="bold")
-    target.append(
-        f"  ({hardware.get('scale', 'unknown')}, {hardware.get('confidence', 'low')} confidence)",
-        style="dim",
-    )
-    out.append(target)
-    if hardware.get("devices"):
-        out.append(Text("devices: " + ", ".join(hardware["devices"])))
-    if hardware.get("memory_arithmetic"):
-        out.append(Text("memory: " + printable(hardware["memory_arithmetic"])))
-    elif hardware.get("memory_gb") is not None:
-        out.append(Text(f"memory: ~{hardware['memory_gb']} GB"))
-    if hardware.get("feature_floor"):
-        out.append(Text("needs: " + printable(hardware["feature_floor"])))
-    scaled = hardware.get("scaled_down")
-    if scaled:
-        devices = ", ".join(f"{n}x {d}" for d, n in (scaled.get("devices") or {}).items())
-        what = devices or f"{scaled.get('count', '?')} devices"
-        out.append(
-            Text(
-                f"scaled down: {what} ({scaled.get('scale', '')}): "
-                + printable(scaled.get("note") or "")
-            )
+    def _renderable(self) -> RenderableType:
+        styles = self.styles_for_text()
+        if self.paper is None:
+            return Text(self.hint, style=styles.muted)
+        health = self.health
+        ctx = RenderContext(
+            styles=styles,
+            health=health,
+            health_notice=getattr(health, "notice", None),
+            highlighted_repo=self.highlighted_repo,
+            include_note=self.include_note,
         )
-    for item in hardware.get("evidence", [])[:6]:
-        quote = printable(item.get("quote") or item.get("phrase") or "")
-        out.append(Text(f"  “{quote}” ({item.get('source', '')})", style="dim"))
-    if fits:
-        out.append(Text("your machines:", style="dim"))
-    for fit in fits:
-        mark = "✔" if fit.fits else ("✘" if fit.fits is False else "?")
-        out.append(Text(f"  {mark} {printable(fit.name)}: {printable(fit.reason)}"))
-    return out
-
-
-def _state(paper: PaperView, include_note: bool = True) -> list[RenderableType]:
-    out: list[RenderableType] = []
-    flags = []
-    if paper.bookmarked:
-        flags.append("★ bookmarked")
-    flags.append("read" if paper.read else "unread")
-    line = Text(" · ".join(flags), style="bold")
-    if paper.tags:
-        line.append("   tags: ", style="dim")
-        line.append(", ".join(printable(t) for t in paper.tags))
-    out.append(line)
-    if paper.note and include_note:
-        out.append(_heading("Note"))
-        out.append(Text(printable(paper.note)))
-    return out
-
-
-def render_paper(
-    paper: PaperView,
-    *,
-    health: dict[str, str] | None = None,
-    highlighted_repo: int = 0,
-    include_note: bool = True,
-) -> RenderableType:
-    """The paper as the panel shows it. The full-screen view renders the note itself (as
-    Markdown), so it asks for everything else with `include_note=False`."""
-    parts: list[RenderableType] = [
-        Text(printable(paper.title), style="bold"),
-        _meta_line(paper),
-        Text(f"id {printable(paper.id)}", style="dim"),
-        *_state(paper, include_note),
-        Text(""),
-        *_topics(paper),
-        Text(""),
-        *_code(paper, health or {}, highlighted_repo),
-    ]
-    hardware = _hardware(paper, paper.machine_fit or ())
-    if hardware:
-        parts += [Text(""), *hardware]
-    parts += [Text(""), _heading("Abstract"), _abstract(paper)]
-    return Group(*parts)
+        return render_paper(self.paper, ctx)
 
 
 class PaperPanel(VerticalScroll):
@@ -188,10 +118,10 @@ class PaperPanel(VerticalScroll):
         super().__init__(id=id)
         self.paper: PaperView | None = None
         self.highlighted_repo = 0
-        self.health: dict[str, str] = {}
+        self.health: Mapping[str, str] = {}
 
     def compose(self):  # type: ignore[no-untyped-def]
-        yield Static(Text("Select a paper.", style="dim"), id="paper-body")
+        yield PaperBody("Select a paper.", id="paper-body")
 
     def show_paper(self, paper: PaperView | None) -> None:
         same = paper is not None and self.paper is not None and paper.id == self.paper.id
@@ -205,17 +135,10 @@ class PaperPanel(VerticalScroll):
         self._redraw()
 
     def _redraw(self) -> None:
-        body = self.query_one("#paper-body", Static)
+        body = self.query_one("#paper-body", PaperBody)
         if self.paper is None:
-            body.update(Text("No paper selected.", style="dim"))
-            return
-        body.update(
-            render_paper(
-                self.paper,
-                health=self.health,
-                highlighted_repo=self.highlighted_repo,
-            )
-        )
+            body.hint = "No paper selected."
+        body.show(self.paper, health=self.health, highlighted_repo=self.highlighted_repo)
 
     def cycle_repo(self, step: int) -> None:
         if self.paper is not None and self.paper.repos:
