@@ -363,7 +363,9 @@ class DigestApp(App[int]):
     @on(Tree.NodeHighlighted, "#nav")
     def _on_nav(self, event: Tree.NodeHighlighted[Selection]) -> None:
         selection = event.node.data
-        if selection is None or selection.key == self.selection.key:
+        # Before the library is ready the tree is empty and highlights its hidden root (data
+        # "All papers"): that must not replace the view the start-up worker restored.
+        if not self.ready or selection is None or selection.key == self.selection.key:
             return
         self.selection = selection
         self._load_rows(selection, self.search_text, None)
