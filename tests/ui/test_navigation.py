@@ -4,6 +4,7 @@ and filter problems show under the search box worded as the CLI words them."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
 from tests.support.loopback import Recorded, serve
 from tests.support.pilot import find_node, settle
+from tests.support.tmux import Terminal
 
 
 def header(app: DigestApp) -> str:
@@ -234,3 +236,25 @@ async def test_filter_problems_show_under_the_search_box_as_the_cli_words_them(
         await pilot.press("escape")  # the search cleared, the warning goes
         await settle(pilot)
         assert app.query_one(SearchNotes).lines == () and not notes.display
+
+
+@pytest.mark.tmux
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_tmux_tree_cursor_unchanged_after_b(home: Path) -> None:
+    """In a real terminal: `b` with a topic selected leaves the tree's cursor on that topic,
+    so the next `j` in the tree goes to the topic below it (not to the node under "All")."""
+    term = Terminal(home, width=150, height=45)
+    try:
+        term.wait_for("All papers · 152 papers · newest first")
+        term.keys("\\\\")  # focus the tree
+        term.keys(*["j"] * 6)  # All, Today, New, Bookmarks, Unread, Topics, Kernels
+        term.wait_until(lambda s: "Kernels · " in s and "newest first" in s, "Kernels listed")
+        term.keys("b")
+        term.wait_until(lambda s: "Bookmarks 1" in s, "the bookmark counted in the tree")
+        term.keys("j")
+        screen = term.wait_until(lambda s: "MoE · " in s or "Today · " in s, "the next node")
+        assert "MoE · " in screen, screen
+        term.keys("q")
+    finally:
+        term.close()
