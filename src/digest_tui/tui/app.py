@@ -17,6 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -242,10 +243,9 @@ class DigestApp(App[int]):
         self.service.startup(progress)
         prefs = self.service.view_prefs()
         # The view left last time; a first launch opens "Today" (the newest digest).
-        self.selection = prefs.selection or Selection("today", None, "Today")
-        self.sort = prefs.sort
+        prefs = replace(prefs, selection=prefs.selection or Selection("today", None, "Today"))
         tree = self.service.tree_data()
-        rows = self.service.rows(self.selection, self.search_text, self.sort)
+        rows = self.service.rows(prefs.selection or Selection(), self.search_text, prefs.sort)
         self._send(msg.LibraryReady(tree, rows, self.service.theme(), prefs))
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
@@ -253,7 +253,9 @@ class DigestApp(App[int]):
         if theme and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.main_screen.query_one(PaperPanel).set_class(message.prefs.panel_hidden, "hidden")
+        prefs = message.prefs
+        self.selection, self.sort = prefs.selection or Selection(), prefs.sort
+        self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
         self._show_rows(message.rows)
         self._populate_tree(message.tree)
         self.ready = True

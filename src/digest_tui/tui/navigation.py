@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
-from digest_tui.tui.library_service import Selection
+from digest_tui.tui.selection import Selection
 
 # The sorts `s` cycles through, and how the header says each.
 SORTS = ("date", "upvotes", "stars", "title")
