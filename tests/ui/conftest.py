@@ -20,6 +20,8 @@ from tests.support.home import isolate_home
 def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from digest_tui.config import AppContext
     from digest_tui.service import load_sample_if_empty, open_library
+    from digest_tui.tui.library_service import Selection
+    from digest_tui.tui.navigation import ViewPrefs
 
     root = tmp_path_factory.mktemp("sample-home") / "home"
     with pytest.MonkeyPatch.context() as patch:
@@ -27,6 +29,9 @@ def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         library = open_library(AppContext())
         try:
             load_sample_if_empty(library)
+            # As if the app had been opened on "All papers" before: the tests start from the
+            # whole library, not from "Today" where a first launch lands (test_navigation).
+            library.set_meta("ui_prefs", ViewPrefs(Selection()).to_json())
         finally:
             library.close()  # checkpointed: the copy needs only library.sqlite3
     return root

@@ -64,13 +64,11 @@ def render(fmt: str, papers: list[dict]) -> str:
 
 def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_view import paper_view
-    from digest_tui.store.fits import fits_problems
+    from digest_tui.store.search_problems import search_problems
 
     library = open_for_command(ctx)
     query = query_from_args(args)
-    for problem in query.parsed.problems + fits_problems(
-        query.parsed, lambda: ctx.settings.machines
-    ):
+    for problem in search_problems(library, query.parsed, lambda: ctx.settings.machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     papers = [paper_view(library, row).to_json() for row in library.rows(query)]
     text = render(args.format, papers)

@@ -133,12 +133,12 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
 
 def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_view import paper_view
-    from digest_tui.store.fits import fits_problems
+    from digest_tui.store.search_problems import search_problems
 
     library = open_for_command(ctx)
     query = query_from_args(args)
     machines = lambda: ctx.settings.machines  # noqa: E731 - read config only for fits:
-    for problem in query.parsed.problems + fits_problems(query.parsed, machines):
+    for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     rows = library.rows(query)
     if args.format == "table":

@@ -94,6 +94,18 @@ class UserState:
         """Mark a paper read (or unread); False when it already was."""
         return self._set_flag("read", ident, on)
 
+    def set_read_many(self, idents: Sequence[str], on: bool = True) -> list[str]:
+        """Mark papers read (or unread) in one transaction: one op per paper that changes, so
+        each syncs as a single `r` would. Returns the ids that changed (what an undo reverts)."""
+        changed: list[str] = []
+        with self._change() as writer:
+            for ident in dict.fromkeys(idents):
+                row = self._paper(ident)
+                if paper_derived(self.conn, row["rowid"]).read != on:
+                    writer.emit("read", {"value": on}, paper=row)
+                    changed.append(ident)
+        return changed
+
     def _set_flag(self, kind: str, ident: str, on: bool) -> bool:
         with self._change() as writer:
             row = self._paper(ident)
@@ -505,7 +517,11 @@ class UserState:
         """
         previous = self.last_visit()
         # The real clock, as for papers.added_at which this is compared with (not the HLC).
+        # In microseconds: papers.added_at has whole seconds, so a paper added in the second
+        # this visit began (the sample a first launch loads) stamps "…:20+00:00", which sorts
+        # before this visit's "…:20.5…+00:00": it is not new on the next launch. With whole
+        # seconds here it compared equal and every such paper was "new" again.
         now = dt.datetime.now(dt.UTC)
         with self._lock:
-            self.library.set_meta(_LAST_VISIT, now.isoformat(timespec="seconds"))
+            self.library.set_meta(_LAST_VISIT, now.isoformat(timespec="microseconds"))
         return previous

@@ -101,6 +101,8 @@ class ListRow(NamedTuple):
     max_stars: int | None
     bookmarked: bool = False
     read: bool = False
+    # Its note kept more than one version after a sync (concurrent edits): the list marks it.
+    note_conflict: bool = False
 
 
 @dataclass(frozen=True)
@@ -622,7 +624,7 @@ class Library:
         sql, params = build_select(
             query,
             "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
-            "coalesce(s.bookmarked, 0), coalesce(s.read, 0)",
+            "coalesce(s.bookmarked, 0), coalesce(s.read, 0), coalesce(s.note_conflicts, 0) > 0",
             join_state=True,
         )
         cursor = self.conn.cursor()

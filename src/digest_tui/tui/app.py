@@ -17,6 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -36,6 +37,15 @@ from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
 from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
 from digest_tui.tui.library_service import LibraryService, Selection
+from digest_tui.tui.navigation import (
+    SORTS,
+    SearchScope,
+    ViewPrefs,
+    effective_sort,
+    list_header,
+    next_unread,
+    search_notes,
+)
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.screens.editors import (
     ListPickScreen,
@@ -49,6 +59,7 @@ from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
+from digest_tui.tui.widgets.search_notes import SearchNotes
 
 SEARCH_DEBOUNCE_SECONDS = 0.08
 
@@ -66,6 +77,10 @@ _LIST_ONLY_ACTIONS = frozenset(
         "remove_from_list",
         "next_repo",
         "previous_repo",
+        "search_everywhere",
+        "next_unread",
+        "mark_all_read",
+        "undo_mark_all",
     }
 )
 
@@ -103,6 +118,13 @@ class DigestApp(App[int]):
         Binding("K", "move_in_list(-1)", "Move up in list", show=False),
         Binding("J", "move_in_list(1)", "Move down in list", show=False),
         Binding("s", "cycle_sort", "Sort", show=False),
+        # The reading flow (newsboat's): next/previous unread, mark all shown read, undo.
+        Binding("full_stop", "next_unread(1)", "Next unread", key_display=".", show=False),
+        Binding("comma", "next_unread(-1)", "Previous unread", key_display=",", show=False),
+        Binding("A", "mark_all_read", "Mark all shown read", show=False),
+        Binding("u", "undo_mark_all", "Undo mark all read", show=False),
+        # Works from the search box too (the Input has no ctrl+g of its own).
+        Binding("ctrl+g", "search_everywhere", "Search everywhere", show=False),
     ]
 
     def __init__(self, ctx: AppContext | None = None) -> None:
@@ -123,6 +145,12 @@ class DigestApp(App[int]):
         self._auto_read_timer: Any = None
         self._search_timer: Any = None
         self.layout_name: Layout | None = None
+        # The ids the last "mark all shown read" changed: what `u` puts back.
+        self._undo_mark_all: list[str] = []
+        # State changes run in the order their keys were pressed (see _change_state).
+        self._state_turn = threading.Condition()
+        self._state_tickets = 0
+        self._state_serving = 0
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -132,6 +160,7 @@ class DigestApp(App[int]):
             with Vertical(id="middle"):
                 yield Static(Text("Loading library…"), id="list-title")
                 yield Input(placeholder='search: words, "phrase", topic:moe has:code…', id="search")
+                yield SearchNotes(id="search-notes")
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
         yield Static("", id="status")
@@ -213,17 +242,23 @@ class DigestApp(App[int]):
             self._notify_from_thread(message, timeout=4)
 
         self.service.startup(progress)
+        prefs = self.service.view_prefs()
+        # The view left last time; a first launch opens "Today" (the newest digest).
+        prefs = replace(prefs, selection=prefs.selection or Selection("today", None, "Today"))
         tree = self.service.tree_data()
-        rows = self.service.rows(self.selection, self.search_text, self.sort)
-        self._send(msg.LibraryReady(tree, rows, self.service.theme()))
+        rows = self.service.rows(prefs.selection or Selection(), self.search_text, prefs.sort)
+        self._send(msg.LibraryReady(tree, rows, self.service.theme(), prefs))
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
         if theme and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.main_screen.query_one(NavTree).populate(message.tree)
+        prefs = message.prefs
+        self.selection, self.sort = prefs.selection or Selection(), prefs.sort
+        self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
         self._show_rows(message.rows)
+        self._populate_tree(message.tree)
         self.ready = True
         if self.ctx.settings.sync_on_start:
             self._sync(quiet_if_unconfigured=True)
@@ -238,7 +273,7 @@ class DigestApp(App[int]):
         self._send(msg.TreeLoaded(self.service.tree_data()))
 
     def on_tree_loaded(self, message: msg.TreeLoaded) -> None:
-        self.main_screen.query_one(NavTree).populate(message.tree)
+        self._populate_tree(message.tree)
 
     def _remember_theme(self, theme: Any) -> None:
         self._save_theme(theme.name)
@@ -256,20 +291,22 @@ class DigestApp(App[int]):
     def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
         worker = get_current_worker()
         rows = self.service.rows(selection, search, self.sort)
+        scope = self.service.search_scope(selection, search) if search.strip() else None
         if not worker.is_cancelled:  # a newer query replaced this one: drop stale rows
-            self._send(msg.RowsLoaded(rows, keep_id))
+            self._send(msg.RowsLoaded(rows, keep_id, scope))
 
     def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
-        self._show_rows(message.rows, message.keep_id)
+        self._show_rows(message.rows, message.keep_id, message.scope)
 
-    def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
+    def _show_rows(
+        self, rows: list[ListRow], keep_id: str | None = None, scope: SearchScope | None = None
+    ) -> None:
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
-        self.main_screen.query_one(PaperList).set_rows(rows, keep_id=keep_id)
-        title = f"{self.selection.label} · {len(rows)} papers"
-        if self.search_text:
-            title += f" · search: {printable(self.search_text)}"
-        self.main_screen.query_one("#list-title", Static).update(Text(title))
+        papers = self.main_screen.query_one(PaperList)
+        keep_id = self._cursor_after_refresh(papers.rows, rows, keep_id)
+        papers.set_rows(rows, keep_id=keep_id)
+        self._show_list_header(len(rows), scope)
         if not rows:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
@@ -329,10 +366,13 @@ class DigestApp(App[int]):
     @on(Tree.NodeHighlighted, "#nav")
     def _on_nav(self, event: Tree.NodeHighlighted[Selection]) -> None:
         selection = event.node.data
-        if selection is None or selection == self.selection:
+        # Before the library is ready the tree is empty and highlights its hidden root (data
+        # "All papers"): that must not replace the view the start-up worker restored.
+        if not self.ready or selection is None or selection.key == self.selection.key:
             return
         self.selection = selection
         self._load_rows(selection, self.search_text, None)
+        self._remember_view()
 
     @on(PaperList.Highlighted)
     def _on_paper(self, event: PaperList.Highlighted) -> None:
@@ -451,6 +491,7 @@ class DigestApp(App[int]):
 
     def action_toggle_panel(self) -> None:
         self.main_screen.query_one(PaperPanel).toggle_class("hidden")
+        self._remember_view()
 
     def action_next_repo(self) -> None:
         self.main_screen.query_one(PaperPanel).cycle_repo(1)
@@ -482,28 +523,59 @@ class DigestApp(App[int]):
 
     # ---- the user's state --------------------------------------------------------------
 
-    def _current_paper(self) -> PaperView | None:
-        paper = self.main_screen.query_one(PaperPanel).paper
+    def _current_paper(self) -> PaperView | ListRow | None:
+        """The paper a key acts on, read when the key is dispatched: the one shown full screen,
+        else the list's cursor row. Not the panel's paper: it is loaded by a worker and lags
+        behind the cursor, so `j` then `b` typed in one burst bookmarked the paper above."""
+        paper: PaperView | ListRow | None
+        if isinstance(self.screen, PaperScreen):
+            paper = self.screen.paper
+        else:
+            paper = self.main_screen.query_one(PaperList).current
         if paper is None:
             self.notify_text("No paper selected.", severity="warning")
         return paper
 
+    def _change_state(self, done: str, change: Callable[..., Any], *args: Any) -> None:
+        """Queue one LibraryService change. Changes run in worker threads but in the order
+        their keys were pressed: each takes a ticket here, on the UI thread, and its worker
+        waits for its turn (two threads racing for the library lock could swap `b` `b`)."""
+        ticket = self._state_tickets
+        self._state_tickets += 1
+        self._run_state_change(ticket, done, change, *args)
+
     @work(thread=True, group="state", exit_on_error=False)
-    def _change_state(self, done: str, change: Callable[..., None], *args: Any) -> None:
-        """Run one LibraryService change; it is committed when this returns. A failure is
-        shown, never swallowed, and nothing else is lost (each change is its own transaction)."""
+    def _run_state_change(
+        self, ticket: int, done: str, change: Callable[..., Any], *args: Any
+    ) -> None:
+        """Run one change; it is committed when this returns. A failure is shown, never
+        swallowed, and nothing else is lost (each change is its own transaction)."""
         import sqlite3
 
         from digest_tui.errors import StateError
 
+        with self._state_turn:
+            while self._state_serving != ticket and not self._quitting.is_set():
+                self._state_turn.wait(timeout=0.5)
         try:
-            change(*args)
-        except (StateError, sqlite3.Error, OSError) as exc:
-            self._notify_from_thread(f"Not saved: {exc}", severity="error", timeout=10)
-            return
-        if done:
-            self._notify_from_thread(done, timeout=3)
-        self._send(msg.StateSaved())
+            if self._quitting.is_set():
+                return
+            try:
+                result = change(*args)
+            except (StateError, sqlite3.Error, OSError) as exc:
+                self._notify_from_thread(f"Not saved: {exc}", severity="error", timeout=10)
+                return
+            if isinstance(result, msg.MarkedRead):
+                self._send(result)
+            if isinstance(result, str):
+                done = result  # a toggle says what it did once it knows
+            if done:
+                self._notify_from_thread(done, timeout=3)
+            self._send(msg.StateSaved())
+        finally:
+            with self._state_turn:
+                self._state_serving = max(self._state_serving, ticket + 1)
+                self._state_turn.notify_all()
 
     def on_state_saved(self, message: msg.StateSaved) -> None:
         self._after_state_change()
@@ -518,14 +590,22 @@ class DigestApp(App[int]):
     def action_bookmark(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            on = not paper.bookmarked
-            done = "Bookmarked." if on else "Unbookmarked."
-            self._change_state(done, self.service.set_bookmark, paper.id, on)
+            self._change_state("", self._toggle_bookmark, paper.id)
 
     def action_toggle_read(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            self._change_state("", self.service.set_read, paper.id, not paper.read)
+            self._change_state("", self._toggle_read, paper.id)
+
+    def _toggle_bookmark(self, paper_id: str) -> str:
+        # Toggled from the state the library has when the change runs, not from a row drawn
+        # before: `b` `b` in one burst bookmarks and unbookmarks.
+        on = self.service.toggle_bookmark(paper_id)
+        return "Bookmarked." if on else "Unbookmarked."
+
+    def _toggle_read(self, paper_id: str) -> str:
+        self.service.toggle_read(paper_id)
+        return ""
 
     # The editors open once a worker has read what they offer (known tags, the note, the
     # lists): the library may be busy for a while, and the UI must not wait for it.
@@ -533,11 +613,13 @@ class DigestApp(App[int]):
     def action_tags(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            self._prepare_tag_editor(paper)
+            self._prepare_tag_editor(paper.id)
 
     @work(thread=True, group="editor", exit_on_error=False)
-    def _prepare_tag_editor(self, paper: PaperView) -> None:
-        self._send(msg.TagEditorReady(paper, self.service.known_tags()))
+    def _prepare_tag_editor(self, paper_id: str) -> None:
+        paper = self.service.paper(paper_id)
+        if paper is not None:
+            self._send(msg.TagEditorReady(paper, self.service.known_tags()))
 
     def on_tag_editor_ready(self, message: msg.TagEditorReady) -> None:
         paper = message.paper
@@ -554,11 +636,13 @@ class DigestApp(App[int]):
     def action_note(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            self._prepare_note_editor(paper)
+            self._prepare_note_editor(paper.id)
 
     @work(thread=True, group="editor", exit_on_error=False)
-    def _prepare_note_editor(self, paper: PaperView) -> None:
-        self._send(msg.NoteEditorReady(paper, self.service.note(paper.id)))
+    def _prepare_note_editor(self, paper_id: str) -> None:
+        paper = self.service.paper(paper_id)
+        if paper is not None:
+            self._send(msg.NoteEditorReady(paper, self.service.note(paper.id)))
 
     def on_note_editor_ready(self, message: msg.NoteEditorReady) -> None:
         paper, note = message.paper, message.note
@@ -576,11 +660,13 @@ class DigestApp(App[int]):
     def action_add_to_list(self) -> None:
         paper = self._current_paper()
         if paper is not None:
-            self._prepare_list_picker(paper)
+            self._prepare_list_picker(paper.id)
 
     @work(thread=True, group="editor", exit_on_error=False)
-    def _prepare_list_picker(self, paper: PaperView) -> None:
-        self._send(msg.ListPickerReady(paper, self.service.list_names()))
+    def _prepare_list_picker(self, paper_id: str) -> None:
+        paper = self.service.paper(paper_id)
+        if paper is not None:
+            self._send(msg.ListPickerReady(paper, self.service.list_names()))
 
     def on_list_picker_ready(self, message: msg.ListPickerReady) -> None:
         paper = message.paper
@@ -630,13 +716,12 @@ class DigestApp(App[int]):
     def _move_after(self, name: str, paper_id: str, neighbour: str) -> None:
         self.service.move_in_list(name, paper_id, after=neighbour)
 
-    _SORTS = ("date", "upvotes", "stars", "title")
-
     def action_cycle_sort(self) -> None:
-        index = self._SORTS.index(self.sort) if self.sort in self._SORTS else -1
-        self.sort = self._SORTS[(index + 1) % len(self._SORTS)]
+        index = SORTS.index(self.sort) if self.sort in SORTS else -1
+        self.sort = SORTS[(index + 1) % len(SORTS)]
         self.notify_text(f"Sorted by {self.sort}.", timeout=2)
         self.refresh_rows()
+        self._remember_view()
 
     def action_fetch(self) -> None:
         self._fetch()
@@ -737,6 +822,103 @@ class DigestApp(App[int]):
     def on_unmount(self) -> None:
         self._quitting.set()
         self.service.close()
+
+    # ---- navigation that stays put ------------------------------------------------------
+
+    def _populate_tree(self, data: Any) -> None:
+        """Rebuild the tree with the cursor on the app's selection (found by its key). When
+        that node is gone (its last paper left a tag, a remembered list was deleted), the
+        cursor falls back to "All papers" and the list follows it."""
+        shown = self.main_screen.query_one(NavTree).populate(data, keep=self.selection)
+        if shown is not None and shown.key != self.selection.key:
+            self.selection = shown
+            self._load_rows(shown, self.search_text, None)
+            self._remember_view()
+
+    @staticmethod
+    def _cursor_after_refresh(
+        old: list[ListRow], new: list[ListRow], keep_id: str | None
+    ) -> str | None:
+        """The paper the list cursor stays on: `keep_id`, or when it left the view (`x` in a
+        list, `r` in "Unread") the nearest paper after it that is still listed, else before."""
+        if keep_id is None:
+            return None
+        listed = {row.id for row in new}
+        if keep_id in listed:
+            return keep_id
+        index = next((i for i, row in enumerate(old) if row.id == keep_id), None)
+        if index is None:
+            return None
+        for row in [*old[index + 1 :], *reversed(old[:index])]:
+            if row.id in listed:
+                return row.id
+        return None
+
+    def _show_list_header(self, count: int, scope: SearchScope | None) -> None:
+        sort = effective_sort(self.selection, self.search_text, self.sort)
+        title = list_header(self.selection, count, self.search_text, sort, scope)
+        self.main_screen.query_one("#list-title", Static).update(Text(title))
+        notes = search_notes(self.selection, count, scope) if self.search_text.strip() else []
+        self.main_screen.query_one(SearchNotes).show(notes)
+
+    def _remember_view(self) -> None:
+        """Node, sort and panel are remembered for the next launch (as the theme is)."""
+        hidden = self.main_screen.query_one(PaperPanel).has_class("hidden")
+        self._save_view_prefs(ViewPrefs(self.selection, self.sort, hidden))
+
+    @work(thread=True, exclusive=True, group="view-prefs", exit_on_error=False)
+    def _save_view_prefs(self, prefs: ViewPrefs) -> None:
+        self.service.save_view_prefs(prefs)
+
+    def action_search_everywhere(self) -> None:
+        """The same search over the whole library: the tree moves to "All papers"."""
+        tree = self.main_screen.query_one(NavTree)
+        node = tree.find(Selection())
+        if self.selection.kind == "all" or node is None:
+            self.notify_text("Already searching all papers.", timeout=2)
+            return
+        tree.move_cursor(node)  # NodeHighlighted reloads the list for it
+
+    # ---- the reading flow ------------------------------------------------------------------
+
+    def action_next_unread(self, step: int) -> None:
+        """`.`/`,`: the next/previous unread paper of the list, wrapping around its ends."""
+        papers = self.main_screen.query_one(PaperList)
+        index = next_unread(papers.rows, papers.cursor, step)
+        if index is None:
+            self.notify_text(f"No more unread papers in {self.selection.label}.", timeout=3)
+            return
+        if (index < papers.cursor) == (step > 0):
+            self.notify_text("Wrapped around the list.", timeout=2)
+        papers.cursor = index
+
+    def action_mark_all_read(self) -> None:
+        """`A`: every paper the list shows now is marked read, one op each (so it syncs)."""
+        ids = [row.id for row in self.main_screen.query_one(PaperList).rows if not row.read]
+        if not ids:
+            self.notify_text("Every paper shown is read already.", timeout=3)
+            return
+        self._change_state("", self._mark_read, ids, False)
+
+    def action_undo_mark_all(self) -> None:
+        """`u`: put back as unread what the last `A` marked read."""
+        if not self._undo_mark_all:
+            self.notify_text("Nothing to undo.", timeout=3)
+            return
+        ids, self._undo_mark_all = self._undo_mark_all, []
+        self._change_state("", self._mark_read, ids, True)
+
+    def _mark_read(self, paper_ids: list[str], undo: bool) -> msg.MarkedRead:
+        return msg.MarkedRead(self.service.mark_read_many(paper_ids, not undo), undo)
+
+    def on_marked_read(self, message: msg.MarkedRead) -> None:
+        count = len(message.paper_ids)
+        noun = "paper" if count == 1 else "papers"
+        if message.undo:
+            self.notify_text(f"Marked {count} {noun} unread again.", timeout=4)
+            return
+        self._undo_mark_all = message.paper_ids
+        self.notify_text(f"Marked {count} {noun} read; u undoes.", timeout=6)
 
     # ---- failures ---------------------------------------------------------------------------
 

@@ -20,39 +20,17 @@ from typing import TYPE_CHECKING, Any
 from digest_tui.config import AppContext
 from digest_tui.store.library import DigestRow, Library, ListRow
 from digest_tui.store.query import PaperQuery
+from digest_tui.tui.selection import Selection
+
+__all__ = ["LibraryService", "Selection", "TopicCount", "TreeData", "UIThreadCall"]
 
 if TYPE_CHECKING:
     from digest_tui.paper_view import PaperView
     from digest_tui.state.model import NoteState
+    from digest_tui.tui.navigation import SearchScope, ViewPrefs
 
-
-@dataclass(frozen=True)
-class Selection:
-    """What the navigation tree has selected: all papers, a topic, a digest, ..."""
-
-    kind: str = "all"  # all | topic | digest | bookmarks | unread | tag | list | new
-    value: str | None = None
-    label: str = "All papers"
-
-    def query(self, search: str = "") -> PaperQuery:
-        # Filters are fields, never search syntax spliced into the box's text: a list named
-        # `my "best" papers` is a name, not a phrase and two words.
-        query = PaperQuery(search=search)
-        if self.kind == "topic":
-            query.topic = self.value
-        elif self.kind == "digest":
-            query.digest = self.value
-        elif self.kind == "bookmarks":
-            query.bookmarked = True
-        elif self.kind == "unread":
-            query.read = False
-        elif self.kind == "tag":
-            query.tag = self.value
-        elif self.kind == "list":
-            query.reading_list = self.value
-        elif self.kind == "new":
-            query.new_only = True
-        return query
+# The meta key of the remembered view (node, sort, panel): local to this machine, never synced.
+_VIEW_PREFS = "ui_prefs"
 
 
 @dataclass(frozen=True)
@@ -74,6 +52,7 @@ class TreeData:
     digests: tuple[DigestRow, ...]  # newest first
     tags: Mapping[str, int]  # tag -> papers, by tag
     lists: Mapping[str, int]  # reading list -> papers, by name
+    today: DigestRow | None = None  # the newest digest ("Today"), None in an empty library
 
 
 class UIThreadCall(RuntimeError):
@@ -130,11 +109,8 @@ class LibraryService:
     def rows(
         self, selection: Selection, search: str = "", sort: str | None = None
     ) -> list[ListRow]:
-        query = selection.query(search)
-        query.sort = sort or query.sort
-        query.new_since = self.new_since
         with self._locked() as library:
-            return library.list_rows(query)
+            return library.list_rows(self._query(library, selection, search, sort))
 
     def tree_data(self) -> TreeData:
         with self._locked() as library:
@@ -155,6 +131,7 @@ class LibraryService:
             digests=digests,
             tags=dict(counts.tags),
             lists={info.name: info.count for info in counts.lists},
+            today=digests[0] if digests else None,
         )
 
     def paper(self, ident: str) -> PaperView | None:
@@ -199,6 +176,82 @@ class LibraryService:
     def save_theme(self, name: str) -> None:
         with self._locked() as library:
             library.set_meta("theme", name)
+
+    # ---- navigation: the query of a view, a search's scope, the remembered view -----------
+
+    def _query(
+        self, library: Library, selection: Selection, search: str, sort: str | None
+    ) -> PaperQuery:
+        query = selection.query(search)
+        if selection.kind == "today":
+            # The newest digest, most upvoted first: what a reader opens the app for.
+            newest = library.conn.execute(
+                "SELECT id FROM digests ORDER BY date DESC, id LIMIT 1"
+            ).fetchone()
+            query.digest = newest[0] if newest is not None else ""
+            query.sort = "upvotes"
+        query.sort = sort or query.sort
+        query.new_since = self.new_since
+        return query
+
+    def search_scope(self, selection: Selection, search: str) -> SearchScope:
+        """How many papers the view has without the search, how many match in the whole
+        library (when the view is narrower), and the filter warnings the CLI would print."""
+        from digest_tui.store.query import build_select
+        from digest_tui.store.search_problems import search_problems
+        from digest_tui.tui.navigation import SearchScope
+
+        def count(query: PaperQuery) -> int:
+            sql, params = build_select(query, "count(*)")
+            return int(library.conn.execute(sql, params).fetchone()[0])
+
+        with self._locked() as library:
+            query = self._query(library, selection, search, None)
+            problems = search_problems(library, query.parsed, lambda: self.ctx.settings.machines)
+            scope_total = count(self._query(library, selection, "", None))
+            everywhere = None
+            if selection.kind != "all":
+                everywhere = count(self._query(library, Selection(), search, None))
+        return SearchScope(scope_total, everywhere, tuple(problems))
+
+    def view_prefs(self) -> ViewPrefs:
+        from digest_tui.tui.navigation import ViewPrefs
+
+        with self._locked() as library:
+            return ViewPrefs.from_json(library.get_meta(_VIEW_PREFS))
+
+    def save_view_prefs(self, prefs: ViewPrefs) -> None:
+        with self._locked() as library:
+            library.set_meta(_VIEW_PREFS, prefs.to_json())
+
+    def mark_read_many(self, paper_ids: Sequence[str], on: bool) -> list[str]:
+        """Mark papers read (or unread) in one transaction, through the state ops (so it
+        syncs); the ids that changed, which is what an undo puts back."""
+        with self._locked() as library:
+            return library.state.set_read_many(paper_ids, on)
+
+    def toggle_bookmark(self, paper_id: str) -> bool:
+        """Flip the bookmark as the library has it now; True: it is bookmarked."""
+        with self._locked() as library:
+            on = not library.state.user_state(self._rowid(library, paper_id))["bookmarked"]
+            library.state.bookmark(paper_id, on)
+            return on
+
+    def toggle_read(self, paper_id: str) -> bool:
+        """Flip the read mark as the library has it now; True: it is read."""
+        with self._locked() as library:
+            on = not library.state.user_state(self._rowid(library, paper_id))["read"]
+            library.state.set_read(paper_id, on)
+            return on
+
+    @staticmethod
+    def _rowid(library: Library, paper_id: str) -> int:
+        from digest_tui.errors import StateError
+
+        row = library.resolve(paper_id)
+        if row is None:
+            raise StateError(f"no paper with id {paper_id!r}")
+        return int(row["rowid"])
 
     # ---- the user's state: each call is one committed change ---------------------------
 

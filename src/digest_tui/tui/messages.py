@@ -7,7 +7,7 @@ results only, never a callable to run, so a worker's whole effect on the screen 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from textual.message import Message
 
@@ -15,15 +15,17 @@ from digest_tui.paper_view import PaperView
 from digest_tui.state.model import NoteState
 from digest_tui.store.library import ListRow
 from digest_tui.tui.library_service import TreeData
+from digest_tui.tui.navigation import SearchScope, ViewPrefs
 
 
 @dataclass
 class LibraryReady(Message):
-    """Start-up finished: the first tree, rows and the saved theme."""
+    """Start-up finished: the first tree, rows, the saved theme and the remembered view."""
 
     tree: TreeData
     rows: list[ListRow]
     theme: str | None
+    prefs: ViewPrefs = field(default_factory=ViewPrefs)
 
 
 @dataclass
@@ -35,6 +37,8 @@ class TreeLoaded(Message):
 class RowsLoaded(Message):
     rows: list[ListRow]
     keep_id: str | None = None
+    # For a search: the view's size without it, the matches everywhere, the filter warnings.
+    scope: SearchScope | None = None
 
 
 @dataclass
@@ -107,3 +111,12 @@ class PaperScreenReady(Message):
 
     paper: PaperView | None
     health: dict[str, str]
+
+
+@dataclass
+class MarkedRead(Message):
+    """Papers shown were marked read at once (`undo` False), or that was undone (True):
+    `paper_ids` are the papers that changed, what the next undo puts back."""
+
+    paper_ids: list[str]
+    undo: bool = False

@@ -33,17 +33,27 @@ class NavTree(Tree[Selection]):
         self.show_root = False
         self.guide_depth = 2
 
-    def populate(self, data: TreeData) -> None:
-        """Rebuild the tree from fresh counts, keeping the highlighted selection."""
-        keep = self.cursor_node.data if self.cursor_node is not None else None
+    def populate(self, data: TreeData, keep: Selection | None = None) -> Selection | None:
+        """Rebuild the tree from fresh counts, keeping the highlighted node (or putting the
+        cursor on `keep`: the node remembered from the last launch)."""
+        if keep is None and self.cursor_node is not None:
+            keep = self.cursor_node.data
         # A rebuild is not the user moving: keep the app's selection as it is.
         with self.prevent(Tree.NodeHighlighted):
             self._rebuild(data, keep)
+        # What the cursor is on now: `keep`, or "All papers" when that node is gone (the last
+        # paper left a tag, a list was deleted).
+        return self.cursor_node.data if self.cursor_node is not None else None
 
     def _rebuild(self, data: TreeData, keep: Selection | None) -> None:
         self.clear()
         root = self.root
         root.add_leaf(_label("All papers", data.total), data=Selection())
+        if data.today is not None:
+            root.add_leaf(
+                _label(f"Today {data.today.date}", data.today.count),
+                data=Selection("today", None, "Today"),
+            )
         for kind, name, count in (
             ("new", "New since last visit", data.new),
             ("bookmarks", "Bookmarks", data.bookmarks),
@@ -78,19 +88,26 @@ class NavTree(Tree[Selection]):
         for name, count in items.items():
             group.add_leaf(_label(name, count), data=Selection(kind, name, f"{title}: {name}"))
 
-    def _restore(self, keep: Selection | None) -> None:
-        if keep is None:
-            self.cursor_line = 0
-            return
+    def find(self, key: Selection) -> TreeNode[Selection] | None:
+        """The node selecting `key` (by kind and value: a label may have changed), if any."""
 
         def walk(node: TreeNode[Selection]) -> TreeNode[Selection] | None:
             for child in node.children:
-                if child.data == keep:
+                if child.data is not None and child.data.key == key.key:
                     return child
                 found = walk(child)
                 if found is not None:
                     return found
             return None
 
-        found = walk(self.root)
-        self.cursor_line = found.line if found is not None and found.line >= 0 else 0
+        return walk(self.root)
+
+    def _restore(self, keep: Selection | None) -> None:
+        found = self.find(keep) if keep is not None else None
+        # Node lines are numbered when the tree lays its lines out, lazily: until then every
+        # node's line is -1 (which is why the cursor used to fall back to "All papers" after
+        # each rebuild). Asking for the last line lays them out now.
+        if self.last_line < 0 or found is None:
+            self.cursor_line = 0
+            return
+        self.move_cursor(found)

@@ -91,6 +91,10 @@ def user_state(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
     if paper.bookmarked:
         flags.append("★ bookmarked")
     flags.append("read" if paper.read else "unread")
+    if paper.note_conflicts:
+        # Concurrent edits kept after a sync: `n` shows every version to pick from.
+        versions = len(paper.note_conflicts) + 1
+        flags.append(f"⚠ note conflict: {versions} versions (n to resolve)")
     line = Text(" · ".join(flags), style=ctx.styles.strong)
     if paper.tags:
         line.append("   tags: ", style=ctx.styles.muted)

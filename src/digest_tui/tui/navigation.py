@@ -1,0 +1,158 @@
+"""Where the reader is: the remembered view (node, sort, panel), the list header's words, and
+finding the next unread paper. Plain data and functions, no Textual: the app wires them in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from digest_tui.store.library import ListRow
+from digest_tui.textsafe import printable
+from digest_tui.tui.selection import Selection
+
+# The sorts `s` cycles through, and how the header says each.
+SORTS = ("date", "upvotes", "stars", "title")
+_SORT_WORDS = {
+    "date": "newest first",
+    "upvotes": "most upvoted first",
+    "stars": "most starred code first",
+    "title": "by title",
+    "relevance": "best match first",
+    "list": "in list order",
+}
+# The key that widens a search to the whole library (the app binds it; the header names it).
+SEARCH_EVERYWHERE_KEY = "ctrl+g"
+
+
+@dataclass(frozen=True)
+class ViewPrefs:
+    """What the app remembers between launches (meta `ui_prefs`, local: never synced).
+    `selection` None: never remembered (a first launch), which opens "Today"."""
+
+    selection: Selection | None = None
+    sort: str | None = None
+    panel_hidden: bool = False
+
+    def to_json(self) -> str:
+        node = None
+        if self.selection is not None:
+            node = {
+                "kind": self.selection.kind,
+                "value": self.selection.value,
+                "label": self.selection.label,
+            }
+        return json.dumps({"node": node, "sort": self.sort, "panel_hidden": self.panel_hidden})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> ViewPrefs:
+        """Lenient: a value this version does not understand is dropped, never fatal (the
+        prefs of a newer or older version must not stop the app from opening)."""
+        from digest_tui.jsonsafe import loads
+
+        if not text:
+            return cls()
+        try:
+            data = loads(text)
+        except ValueError:
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        node = data.get("node")
+        selection = None
+        if isinstance(node, dict) and isinstance(node.get("kind"), str):
+            value = node.get("value")
+            label = node.get("label")
+            selection = Selection(
+                node["kind"],
+                value if isinstance(value, str) else None,
+                label if isinstance(label, str) else node["kind"],
+            )
+        sort = data.get("sort")
+        return cls(
+            selection=selection,
+            sort=sort if sort in SORTS else None,
+            panel_hidden=data.get("panel_hidden") is True,
+        )
+
+
+def effective_sort(selection: Selection, search: str, sort: str | None) -> str:
+    """The order the list is really in: the chosen sort, else the view's own default."""
+    from digest_tui.search_syntax import fts_query, parse_search
+
+    if sort is not None:
+        return sort
+    parsed = parse_search(search)
+    typed = next(iter(parsed.values("sort")), None)
+    if typed is not None:
+        return typed
+    if fts_query(parsed) is not None:
+        return "relevance"
+    if selection.kind == "list":
+        return "list"
+    if selection.kind == "today":
+        return "upvotes"
+    return "date"
+
+
+def sort_words(sort: str) -> str:
+    return _SORT_WORDS.get(sort, f"by {sort}")
+
+
+@dataclass(frozen=True)
+class SearchScope:
+    """What a search found beyond the rows: the view's size without the search, the matches
+    in the whole library (None: the view is the whole library), and the filter warnings."""
+
+    scope_total: int
+    everywhere: int | None
+    problems: tuple[str, ...] = ()
+
+
+def list_header(
+    selection: Selection, count: int, search: str, sort: str, scope: SearchScope | None
+) -> str:
+    """The line over the list: where, how many, in which order, and the search's scope.
+
+    "All papers · 152 papers · newest first", or while searching
+    "in Other: 0 of 12 papers match "flashmoe" · best match first · ctrl+g: search everywhere".
+    """
+    order = sort_words(sort)
+    if not search.strip():
+        return f"{selection.label} · {plural(count, 'paper')} · {order}"
+    total = scope.scope_total if scope is not None else count
+    text = f"in {selection.label}: {count} of {plural(total, 'paper')} match "
+    text += f"{printable(search.strip())!r} · {order}"
+    if selection.kind != "all":
+        text += f" · {SEARCH_EVERYWHERE_KEY}: search everywhere"
+    return text
+
+
+def search_notes(selection: Selection, count: int, scope: SearchScope | None) -> list[str]:
+    """The lines under the search box: each filter problem as the CLI prints it, then a hint
+    when this view has no match but the whole library has."""
+    if scope is None:
+        return []
+    lines = [f"warning: search: {problem}" for problem in scope.problems]
+    if count == 0 and scope.everywhere:
+        lines.append(
+            f"No match in {selection.label}, but {plural(scope.everywhere, 'paper')} in all "
+            f"papers: press {SEARCH_EVERYWHERE_KEY} to search everywhere."
+        )
+    return lines
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def next_unread(rows: Sequence[ListRow], cursor: int, step: int) -> int | None:
+    """The index of the next (step 1) or previous (step -1) unread row after `cursor`,
+    wrapping around the list; None when no row is unread but the current one (or none)."""
+    size = len(rows)
+    for offset in range(1, size + 1):
+        index = (cursor + step * offset) % size
+        if not rows[index].read and index != cursor:
+            return index
+    return None
