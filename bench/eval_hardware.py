@@ -8,7 +8,8 @@ papers with a known scale, by how the label was reached), how often `unknown` is
 labelled, the confusion of scales, how often each confidence level is right, the median time
 per paper, and every disagreement with the evidence behind it. The development split
 (fixtures/eval/hardware.yaml) is what the rules were written from; the test split
-(fixtures/eval/hardware_test.yaml) and the second one (hardware_test2.yaml) are never tuned on. The logic lives in
+(fixtures/eval/hardware_test.yaml) and the second one (hardware_test2.yaml) are never
+tuned on. The logic lives in
 bench/evaluation/hardware_eval.py so tests run the same.
 """
 

@@ -1,13 +1,14 @@
 """Evaluate the topic classifier on the development and test splits, and time it.
 
-    .venv/bin/python bench/eval_topics.py [--split dev|test|test2|both|all] [--json] [--config-dir DIR]
-                                          [--no-evidence] [--rounds N]
+    .venv/bin/python bench/eval_topics.py [--split dev|test|test2|both|all] [--json]
+                                          [--config-dir DIR] [--no-evidence] [--rounds N]
 
 Per split: per-topic precision/recall/F1, micro-F1, the share of papers exactly right, and the
 papers that are wrong (with the evidence behind each wrong or missing topic); with both splits,
 a side-by-side table first. Then the classifier's speed per paper (on the dev papers). The
 development split (fixtures/eval/topics.yaml) is what the rules were written from; the test
-split (fixtures/eval/topics_test.yaml) is never tuned on. The logic lives in
+split (fixtures/eval/topics_test.yaml) and the second test split (topics_test2.yaml) are never
+tuned on. The logic lives in
 bench/evaluation/topic_eval.py so tests run the same thing.
 """
 
