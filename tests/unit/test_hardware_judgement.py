@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from digest_tui.config import Machine
@@ -188,3 +190,170 @@ def test_a_method_paper_that_reduces_its_footprint_is_still_a_target(catalog):
 def test_a_baselines_setup_written_with_number_words_is_not_the_target(catalog):
     s = suggest(catalog, "Against a two-node-four-GPU Dist-DGL baseline we are 3x faster.")
     assert s.scale != "multi-node"
+
+
+# --- second test split classes (docs/hardware.md): hand-written examples -------------------
+
+# A kernel paper that times its kernels ran them on one device, even when it names none.
+KERNEL_TIMED = (
+    "Reductions over ragged rows leave most warps idle. We present RagRed, a CUDA kernel that "
+    "assigns rows to warps by length and keeps partial sums in shared memory. RagRed is 2.3x "
+    "faster than the vendor library on ragged inputs."
+)
+
+
+def test_a_kernel_paper_that_reports_timings_runs_on_one_unnamed_device(catalog):
+    s = suggest(catalog, KERNEL_TIMED, "RagRed: Ragged Reductions in One Kernel")
+    assert s.scale == "single-device"
+    assert s.confidence == "low"
+    assert s.devices == [] and s.device_total == 1
+    assert "kernel papers measure" in s.target
+
+
+def test_a_kernel_paper_that_only_generates_code_has_no_setup(catalog):
+    s = suggest(
+        catalog,
+        "We ask a code assistant to write CUDA and HIP kernels for ten stencils and grade the "
+        "suggestions by hand for correctness and idiomatic style.",
+        "Grading Assistant-Written Stencil Kernels",
+    )
+    assert s.scale == "unknown"
+
+
+def test_a_kernel_that_overlaps_communication_is_not_one_device(catalog):
+    s = suggest(
+        catalog,
+        "We fuse the all-reduce of tensor-parallel layers into the GEMM kernel so that "
+        "communication hides behind compute, giving a 1.3x speedup.",
+        "Folding Collectives into GEMM Kernels",
+    )
+    assert s.scale != "single-device"
+
+
+# The count must agree with the evidence quoted: "a V100 cluster" is not one V100.
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We ran every experiment on a V100 cluster shared with other groups.",
+        "Evaluation on an H100 cluster shows near-linear scaling.",
+    ],
+)
+def test_a_cluster_of_a_device_is_multi_node_not_one_device(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.scale == "multi-node"
+    assert s.device_total != 1
+
+
+def test_tensor_parallel_inference_on_named_devices_is_not_one_device(catalog):
+    s = suggest(
+        catalog,
+        "Serving systems split a model with a fixed tensor-parallel degree. We choose the "
+        "degree per layer at run time and report lower latency on L40S and A100 platforms.",
+    )
+    assert s.scale == "single-node"
+    assert s.device_counts.get("l40s") != 1
+    assert "1x" not in s.target
+
+
+# Edge and on-device wording that names one machine of one's own.
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We make 30B models usable on local PCs by streaming layers from disk.",
+        "Our runtime keeps hot experts in VRAM; cold experts are offloaded to host memory and "
+        "CPU-GPU transfers are overlapped with decoding.",
+    ],
+)
+def test_local_machines_and_host_offloading_mean_one_gpu(catalog, abstract):
+    assert suggest(catalog, abstract).scale == "single-device"
+
+
+def test_work_split_across_gpus_needs_several(catalog):
+    s = suggest(
+        catalog,
+        "Prior systems replicate hot experts. Unlike existing designs, ShardX evenly partitions "
+        "each expert across GPUs. We introduce ShardX and show lower time to first token.",
+    )
+    assert s.scale == "single-node"
+
+
+def test_the_papers_own_system_named_in_a_background_looking_sentence_counts(catalog):
+    # "existing" would make the sentence motivation; it speaks of the paper's own system.
+    s = suggest(
+        catalog,
+        "Offloading is slow. We present PagePump, a prefetcher for offloaded weights. Unlike "
+        "existing prefetchers, PagePump runs on a single RTX 4090 and hides PCIe latency.",
+    )
+    assert s.scale == "single-device"
+    assert s.device_counts == {"rtx-4090": 1}
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "RackSim: A Discrete Event Simulator for Accelerator Rack Failures",
+            "We model failures and repairs of racks of 8-GPU servers over a year of operation.",
+        ),
+        (
+            "Over-the-Air Aggregation for Split Inference",
+            "We jointly optimise transmit power and model placement across 16 devices. "
+            "Extensive simulation results show lower latency than digital all-reduce.",
+        ),
+        (
+            "A Sparse Dot-Product Engine",
+            "We design a specialized multiplier unit for 2:4 sparse operands and integrate it "
+            "into the SM datapath with 3% area overhead, outperforming an A100 by 1.4x.",
+        ),
+    ],
+)
+def test_simulation_studies_and_hardware_designs_are_not_targets(catalog, title, abstract):
+    s = suggest(catalog, abstract, title)
+    assert s.target.startswith("not a reproduction target")
+    assert s.scale == "unknown" and s.device_total is None
+
+
+def test_models_given_as_examples_do_not_size_the_target(catalog):
+    s = suggest(
+        catalog,
+        "Reasoning models such as DeepSeek-R1 and Grok-1 rely on long rollouts. We schedule "
+        "rollouts of a 7B policy to cut idle time in RL training.",
+    )
+    assert s.device_total is None or s.device_total <= 8
+    assert s.scale != "multi-node"
+
+
+def _every_labelled_text() -> list[tuple[str, str]]:
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "bench"))
+    from evaluation import hardware_eval
+
+    texts = dict(hardware_eval.read_digest_papers((root / "fixtures" / "digests").glob("*.txt")))
+    for name in ("hardware_test.yaml", "hardware_test2.yaml"):
+        texts.update(hardware_eval.read_split_papers(root / "fixtures" / "eval" / name))
+    return sorted(texts.items())
+
+
+_MANY = ("cluster", "nodes", "supercomputer", "servers", "datacenter", "data center")
+_COUNT_WORDS = {
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
+    "sixteen", "dozens", "hundreds", "thousands", "several", "multiple",
+}  # fmt: skip
+
+
+def test_a_one_device_target_never_quotes_a_cluster(catalog):
+    """The general check behind "1x A100 next to '8,800 A100'": across every labelled paper,
+    a target of one device is never explained by a quote that speaks of many machines, and a
+    count said to be "as written" is written in its quote."""
+    for title, abstract in _every_labelled_text():
+        s = suggest(catalog, abstract, title)
+        quotes = [str(e["quote"]).lower() for e in s.evidence]
+        if s.device_total == 1:
+            assert not [q for q in quotes if any(word in q for word in _MANY)], title
+        if "as written:" in s.target and s.device_total and s.device_total > 1:
+            quote = s.target.split("as written:", 1)[1]
+            words = re.findall(r"[a-z]+", quote.lower())
+            assert any(ch.isdigit() for ch in quote) or set(words) & _COUNT_WORDS, title

@@ -213,3 +213,128 @@ NOT_KERNELS = [
 @pytest.mark.parametrize(("title", "abstract"), NOT_KERNELS)
 def test_kernel_lookalikes_stay_out(taxonomy, title, abstract):
     assert "kernels" not in topics(taxonomy, title, abstract)
+
+
+# --- second test split classes (docs/topics.md): hand-written examples ---------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "StreamRL: An Asynchronous RL Framework for Post-Training Reasoning Models",
+            "Colocated RL frameworks stall while the slowest response finishes. We decouple "
+            "the rollout workers from the trainer: rollout generation runs on its own GPUs "
+            "with an inference engine for rollouts, and weights are pushed after every policy "
+            "update. StreamRL doubles training throughput on 256 GPUs.",
+        ),
+        (
+            "Trimming the Tail of Rollouts",
+            "Most RL frameworks pair inference engines for rollout generation with training "
+            "engines for policy updates. Long responses leave GPUs idle; we cut them at a "
+            "budget and resume them in the next step, raising RL training throughput by 40%.",
+        ),
+    ],
+)
+def test_rl_post_training_systems_are_training_parallelism_not_serving(taxonomy, title, abstract):
+    found = topics(taxonomy, title, abstract)
+    assert TP in found
+    assert "serving" not in found
+
+
+def test_an_rl_algorithm_called_a_framework_is_not_a_training_system(taxonomy):
+    assert TP not in topics(
+        taxonomy,
+        "Reward Shaping for Geometry Proofs",
+        "We propose an RL framework that rewards intermediate lemmas. Fine-tuning a 7B model "
+        "with it solves 12% more olympiad problems than outcome rewards alone.",
+    )
+
+
+def test_a_tool_covering_dense_and_moe_models_is_not_about_moe(taxonomy):
+    title = "WattCast: Projecting the Energy of Language Models Before Training"
+    abstract = (
+        "We project the energy use of dense and mixture-of-experts (MoE) LLMs from their "
+        "architecture, and validate the projections for dense or MoE models on public logs."
+    )
+    assert "moe" not in topics(taxonomy, title, abstract)
+    # An MoE paper that also mentions dense baselines is still MoE.
+    assert "moe" in topics(
+        taxonomy,
+        "Routing Tokens to Shared Experts",
+        "We add shared experts to a mixture-of-experts (MoE) model and compare dense and MoE "
+        "models of equal compute; expert load balancing improves by 20%.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Elastic Expert Placement for MoE Serving",
+            "To reduce the high training costs of dense models, mixture-of-experts (MoE) LLMs "
+            "activate few experts per token and are served with expert parallelism. Stragglers "
+            "among experts inflate decoding latency. We re-place hot experts between requests "
+            "and cut tail latency by 35% in our serving system.",
+        ),
+        (
+            "Sharded Experts for Encoder MoE Inference",
+            "Prior work has focused on optimizing MoE training. We shard each expert across "
+            "GPUs at inference time with expert parallelism and DeepSpeed-style partitioning, "
+            "cutting time to first token by 3x in a multi-GPU inference system.",
+        ),
+    ],
+)
+def test_training_named_only_as_prior_work_or_motivation_is_not_training(taxonomy, title, abstract):
+    found = topics(taxonomy, title, abstract)
+    assert TP not in found
+    assert "serving" in found
+
+
+def test_deploying_on_edge_or_mobile_hardware_is_serving_with_support(taxonomy):
+    assert "serving" in topics(
+        taxonomy,
+        "Phones as LLM Hosts: A Measurement Study",
+        "Users want models that run locally on smartphones. We measure local deployment of "
+        "four small LLMs on commercial mobile devices: token throughput, latency and battery.",
+    )
+    # An efficient model that merely mentions where it could be deployed is not serving.
+    assert "serving" not in topics(
+        taxonomy,
+        "A Compact Vision Transformer with Shifted Windows",
+        "We design a compact vision transformer that reaches 81% top-1 accuracy with 40% fewer "
+        "FLOPs, which makes it suitable for deployment on edge devices.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Faster Distributed Point-Cloud Network Training",
+            "The point clouds do not fit on one machine. We cut the halo exchange of distributed "
+            "point-cloud network training with a new partitioner and train 1.8x faster.",
+        ),
+        (
+            "Placement-Aware Scheduling for Deep Learning Clusters",
+            "Jobs that train models on shared GPU clusters wait for co-located GPUs. Our "
+            "scheduler places model training workloads by measured interconnect speed and "
+            "shortens job completion time by 22%.",
+        ),
+    ],
+)
+def test_distributed_training_and_training_cluster_schedulers_are_training(
+    taxonomy, title, abstract
+):
+    assert TP in topics(taxonomy, title, abstract)
+
+
+def test_an_inference_cluster_scheduler_is_not_training(taxonomy):
+    found = topics(
+        taxonomy,
+        "Scheduling Inference Requests on Deep Learning Clusters",
+        "We route inference requests across a deep learning cluster to meet latency SLOs and "
+        "raise serving throughput by 30%.",
+    )
+    assert TP not in found
+    assert "serving" in found

@@ -95,7 +95,7 @@ class _Setup:
     device: str
     count: int | None  # total devices, None when only "Frontier" or "GPU clusters" is known
     scale: Scale
-    source: str  # curated | named | system | generic | cue | estimate | architecture
+    source: str  # curated | named | system | generic | cue | estimate | architecture | kernel
     spans: list[Span] = field(default_factory=list)
     vague: bool = False
     label: str = ""  # the count as written, or the system's name
@@ -145,6 +145,17 @@ def _mention_setup(catalog: HardwareCatalog, mention: Mention) -> _Setup | None:
     if mention.kind != "device" or mention.count is None or mention.hours:
         return None
     device = catalog.get(mention.ref)
+    if mention.in_cluster and mention.count == 1:
+        # "an A100 cluster" is a cluster of A100s, not one A100: the count the quote gives is
+        # "many", so the setup is multi-node with the count left open.
+        return _Setup(
+            mention.ref,
+            None,
+            "multi-node",
+            "named",
+            [mention.span],
+            position=mention.span.start,
+        )
     if mention.vague and mention.count >= 100:
         scale = "edge" if device is not None and device.edge else "multi-node"
     else:
@@ -247,6 +258,7 @@ def suggest_hardware(
 _STUDY_TITLE = (
     ("a survey", re.compile(r"\b(?:survey|literature review|systematic review)\b", re.I)),
     ("a position paper", re.compile(r"\bposition(?: paper)?:|\bposition paper\b", re.I)),
+    ("a simulation study", re.compile(r"\bsimulators?\b", re.I)),
     (
         "a footprint study",
         re.compile(r"\bfootprints?\b|\b(?:carbon|emissions?)\b|\bresource costs?\b", re.I),
@@ -262,6 +274,26 @@ _STUDY_ABSTRACT = (
         ),
     ),
     ("a position paper", re.compile(r"\b(?:this|our) position paper\b", re.I)),
+    # Results from simulation only: no machine of the paper's own to size.
+    (
+        "a simulation study",
+        re.compile(
+            r"\b(?:comprehensive |extensive )?simulation results (?:will )?(?:show|demonstrate)\b"
+            r"|\bvalidated? (?:\w+ ){0,3}via (?:\w+-based )?(?:discrete-event )?simulation\b",
+            re.I,
+        ),
+    ),
+    # A proposed chip or microarchitecture: measured in a simulator, not on a device to buy.
+    (
+        "a hardware design",
+        re.compile(
+            r"\barchitectural extensions\b|\barea (?:and power )?overheads?\b"
+            r"|\bhardware design\b|\bmicroarchitecture designed\b|\bmultiplier units?\b"
+            r"|\bwe (?:propose|design|present) (?:a |an )?(?:novel )?(?:\w+ )?"
+            r"(?:accelerator|microarchitecture|hardware architecture)\b",
+            re.I,
+        ),
+    ),
     (
         "a footprint study",
         re.compile(
@@ -596,7 +628,12 @@ class _Builder:
             elif first_named:
                 device = self.catalog.get(first_named)
                 scale: Scale = "edge" if device is not None and device.edge else "single-device"
-                target = _Setup(first_named, 1, scale, "named")
+                if scale == "single-device" and self.facts.parallel:
+                    # "tensor-parallel inference on A100 platforms": the model is split over
+                    # several A100s; how many the text does not say, so not "1x A100".
+                    target = _Setup(first_named, None, "single-node", "named")
+                else:
+                    target = _Setup(first_named, 1, scale, "named")
                 confidence = "medium"
             elif self.floor_arch or (device_hint and self.kernels):
                 rep = device_hint
@@ -611,6 +648,13 @@ class _Builder:
                     "single-device" if one else "unknown",
                     "architecture",
                 )
+            elif self.kernels and self.facts.measured and not self.facts.multi_device:
+                # A kernel paper that reports timed results ran its kernels on one device,
+                # even when it names none (the labelling rule of every split: "a kernel paper
+                # measuring one device"), also when its kernels serve training. One that only
+                # generates code reports no setup; one whose kernels overlap communication runs
+                # on several devices, how many the text does not say.
+                target = _Setup("", 1, "single-device", "kernel")
         return self._assemble(
             target, confidence, named, est, size, stated_gib, floor_text, floor_spans, setups
         )
@@ -705,7 +749,11 @@ class _Builder:
                 "edge": "an edge device (phone / Jetson class); device not named",
                 "multi-node": "a multi-node GPU cluster; device not named",
                 "single-node": "one multi-GPU node; device not named",
-                "single-device": "one GPU; device not named",
+                "single-device": (
+                    "one GPU, as kernel papers measure; device not named"
+                    if target.source == "kernel"
+                    else "one GPU; device not named"
+                ),
             }.get(target.scale, "unknown")
         name = self._device_name(target.device)
         if target.system and target.count is None:

@@ -168,10 +168,18 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bsingle[- ](?:node|server|machine)\b", "single-node", True),
     (
         r"\bmulti-?GPU (?:training|setups?|servers?|nodes?|machines?|systems?|platforms?|inference"
-        r"|parallel\w*|GNN|environments?)\b",
+        r"|parallel\w*|GNN|environments?|computing|settings?|deployments?|execution|with)\b",
         "single-node",
         True,
     ),
+    # Work split across GPUs needs several of them: "distributes computation across GPUs".
+    (
+        r"\b(?:distribut\w+|shard\w*|partition\w*|spread\w*|split\w*) (?:[\w-]+ ){0,5}?"
+        r"across (?:multiple |many |several |the )?(?:GPUs|accelerators)\b",
+        "single-node",
+        True,
+    ),
+    (r"\binter-?GPU\b", "single-node", False),
     (r"\bmulti-?GPU\b", "single-node", False),
     (
         r"\bmultiple GPUs\b|\bNVLink\b|\bintra-?node\b|\bdistributed (?:inference|serving)\b",
@@ -193,6 +201,22 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bconsumer(?:-grade)? GPUs?\b", "single-device", True),
+    # One machine of one's own: "local PCs", "consumer hardware".
+    (
+        r"\b(?:local|personal|desktop|consumer|commodity) (?:PCs?|computers?|hardware"
+        r"|workstations?)\b",
+        "single-device",
+        True,
+    ),
+    # Weights or state moved out of one GPU's memory: the GPU is one, the host holds the rest.
+    (
+        r"\b(?:CPU|host)[- ](?:memory )?offload\w*|\boffload\w* (?:[\w-]+ ){0,4}?"
+        r"(?:to|into|onto) (?:the )?(?:CPU|host|SSDs?|NVMe|disk)\b|\bCPU-GPU (?:transfers?"
+        r"|co-?execution|hybrid|offloading)\b|\bmemory-constrained (?:devices?|hardware|GPUs?"
+        r"|settings?|environments?)\b",
+        "single-device",
+        False,
+    ),
     (r"\b\d+(?:\.\d+)?\s?GB (?:of )?(?:VRAM|GPU memory)\b", "single-device", True),
     # Describes the technique (work inside one GPU), not the setup: weak.
     (r"\bintra-GPU\b|\bwithin a single (?:GPU|device)\b", "single-device", False),
@@ -207,7 +231,7 @@ _FIRST_PERSON = Gated.compile(
 _BACKGROUND = Gated.compile(
     r"\b(?:(?<!only )requir(?:e|es|ed|ing)\b(?! (?:only|merely|just))|typically|often|usually|"
     r"traditional(?:ly)?|existing|conventional|prior|previous(?:ly)?|commonly|out of reach|"
-    r"e\.g\.|for example|for instance)",
+    r"e\.g\.|for example|for instance|such as|including)",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
@@ -264,6 +288,25 @@ _KERNEL_CUES = Gated.compile(
     re.IGNORECASE,
 )
 
+# A measured result: a kernel paper that reports one timed its kernels on a device.
+_MEASURED = Gated.compile(
+    r"\bspeed-?ups?\b|\bfaster\b|\blatency\b|\bthroughput\b|\bTFLOPS\b|\bFLOP/s\b"
+    r"|\boutperform\w*|\bexecution (?:time|speed)s?\b|\bruntime\b|\baccelerations?\b",
+    re.IGNORECASE,
+)
+# Parallelism across devices (tensor, pipeline, expert, hybrid): at inference time too, the
+# model is split over several devices.
+_PARALLEL_WORK = Gated.compile(
+    r"\b(?:tensor|pipeline|expert|model|hybrid)[- ]parallel\w*|\bTP(?:-based)?\b"
+    r"|\bparallel (?:strateg\w+|configurations?)\b",
+    re.IGNORECASE,
+)
+# Work spread over several devices: a kernel for it (communication overlap) is not timed on one.
+_MULTI_DEVICE = Gated.compile(
+    r"\bcommunication\b|\bdistributed\b|\bmulti-?GPU\b|\binter-?GPU\b|\ball-?reduce\b"
+    r"|\bcollectives?\b|\bacross (?:multiple |many )?GPUs\b",
+    re.IGNORECASE,
+)
 
 # The gated patterns of this module, indexed with the catalog's (`Matchers.gates`).
 _MODULE_GATES = (
@@ -275,6 +318,9 @@ _MODULE_GATES = (
     _ADAPTER,
     _ZERO3,
     _KERNEL_CUES,
+    _MEASURED,
+    _MULTI_DEVICE,
+    _PARALLEL_WORK,
 )
 
 # ---- results -------------------------------------------------------------------------------
@@ -368,6 +414,9 @@ class TextFacts:
     adapter: bool = False
     zero3: Span | None = None
     kernel_paper: bool = False
+    measured: bool = False  # the text reports a timed result (speedup, latency, throughput)
+    multi_device: bool = False  # the work spans devices (communication, distributed, multi-GPU)
+    parallel: bool = False  # tensor/pipeline/expert/hybrid parallelism: a model split over devices
 
 
 # ---- compiled matchers -------------------------------------------------------------------
@@ -498,10 +547,38 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
     return _COUNT_BEFORE.search(text, window, start)
 
 
+# The name a paper gives its own system ("We introduce MoEShard, ..."): a later sentence about
+# it ("MoEShard evenly distributes ...") speaks for the paper as "we" does.
+_OWN_NAME = re.compile(
+    r"\b(?:we|this (?:paper|work))\s+(?:introduce|propose|present|develop|design|build|implement)s?"
+    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:new|novel)\s+)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)",
+    re.IGNORECASE,
+)
+_MAX_NAMES = 8
+
+
+def _own_name_hits(text: str) -> list[int]:
+    """Where the paper's own system names occur (after their introduction too)."""
+    names: list[str] = []
+    for match in _OWN_NAME.finditer(text):
+        name = match.group("name")
+        # A real name mixes cases or digits ("MoEShard", "TPI-LLM"): not "a" or "Our".
+        if name not in names and sum(c.isupper() for c in name) >= 2:
+            names.append(name)
+        if len(names) >= _MAX_NAMES:
+            break
+    if not names:
+        return []
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
+    return [m.start() for m in pattern.finditer(text)]
+
+
 def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     bounds = [0, *(m.end() for m in _SENTENCE_BREAK.finditer(text)), len(text)]
     # One pass each over the whole text, then each hit is given to its sentence.
     first_hits = [m.start() for m in _FIRST_PERSON.finditer(text, lowered)]
+    if source == "abstract" and first_hits:  # a name is introduced by "we"/"this paper"
+        first_hits = sorted([*first_hits, *_own_name_hits(text)])
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
     out: list[Sentence] = []
     # A real abstract opens with motivation; a one- or two-sentence text (a test, a short
@@ -967,4 +1044,7 @@ def extract(
     facts.kernel_paper = (
         kernel_hits >= 2 or _KERNEL_CUES.search(title, title_doc.lowered) is not None
     )
+    facts.measured = _MEASURED.search(both, both_lowered) is not None
+    facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
+    facts.parallel = _PARALLEL_WORK.search(both, both_lowered) is not None
     return facts
