@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from digest_tui.paper_view import PaperView
+from digest_tui.tui.paper_extras import PaperExtras
 from digest_tui.tui.widgets.paper_panel import render_paper
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ class PaperScreen(Screen[None]):
         super().__init__()
         self.paper = paper
         self.health = health or {}
+        self.extras: PaperExtras | None = None
 
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown
@@ -54,7 +56,13 @@ class PaperScreen(Screen[None]):
         yield Footer()
 
     def _body(self) -> RenderableType:
-        return render_paper(self.paper, health=self.health, include_note=False)
+        return render_paper(self.paper, health=self.health, include_note=False, extras=self.extras)
+
+    def show_extras(self, extras: PaperExtras) -> None:
+        """Similar papers, weights & data and readiness, once a worker has them."""
+        if extras.paper_id == self.paper.id:
+            self.extras = extras
+            self.query_one("#paper-full", Static).update(self._body())
 
     def _show_note(self) -> None:
         has_note = bool(self.paper.note)

@@ -16,6 +16,9 @@ from textual.widgets import Static
 
 from digest_tui.paper_view import MachineFit, PaperView, RepoRef
 from digest_tui.textsafe import printable, printable_offsets
+from digest_tui.tui.paper_extras import PaperExtras
+from digest_tui.tui.widgets.reproduce_section import readiness_line, weights_section
+from digest_tui.tui.widgets.similar_section import similar_section
 
 _KIND_BADGE = {
     "official": "OFFICIAL",
@@ -69,7 +72,12 @@ def _topics(paper: PaperView) -> list[RenderableType]:
     return out
 
 
-def _code(paper: PaperView, health: Mapping[str, str], highlighted: int) -> list[RenderableType]:
+def _code(
+    paper: PaperView,
+    health: Mapping[str, str],
+    highlighted: int,
+    extras: PaperExtras | None = None,
+) -> list[RenderableType]:
     out: list[RenderableType] = [_heading("Code")]
     if not paper.repos:
         out.append(Text("no code linked", style="dim"))
@@ -87,6 +95,10 @@ def _code(paper: PaperView, health: Mapping[str, str], highlighted: int) -> list
             out.append(Text("    " + info, style="dim"))
         elif repo.stars is not None:
             out.append(Text(f"    ★ {repo.stars}", style="dim"))
+        ready = readiness_line(extras, repo.url)
+        if ready is not None:
+            out.append(ready)
+    out += [Text(""), *weights_section(extras, paper.arxiv_id is not None)]
     links = [link for link in paper.links if link.kind != "repo"]
     if links:
         out.append(_heading("Links"))
@@ -161,6 +173,7 @@ def render_paper(
     health: dict[str, str] | None = None,
     highlighted_repo: int = 0,
     include_note: bool = True,
+    extras: PaperExtras | None = None,
 ) -> RenderableType:
     """The paper as the panel shows it. The full-screen view renders the note itself (as
     Markdown), so it asks for everything else with `include_note=False`."""
@@ -172,11 +185,12 @@ def render_paper(
         Text(""),
         *_topics(paper),
         Text(""),
-        *_code(paper, health or {}, highlighted_repo),
+        *_code(paper, health or {}, highlighted_repo, extras),
     ]
     hardware = _hardware(paper, paper.machine_fit or ())
     if hardware:
         parts += [Text(""), *hardware]
+    parts += [Text(""), *similar_section(extras)]
     parts += [Text(""), _heading("Abstract"), _abstract(paper)]
     return Group(*parts)
 
@@ -189,6 +203,7 @@ class PaperPanel(VerticalScroll):
         self.paper: PaperView | None = None
         self.highlighted_repo = 0
         self.health: dict[str, str] = {}
+        self.extras: PaperExtras | None = None  # similar, weights & data, readiness
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(Text("Select a paper.", style="dim"), id="paper-body")
@@ -197,6 +212,7 @@ class PaperPanel(VerticalScroll):
         same = paper is not None and self.paper is not None and paper.id == self.paper.id
         self.paper = paper
         if not same:
+            self.extras = None
             self.highlighted_repo = 0
             self.scroll_home(animate=False)
         self._redraw()
@@ -214,6 +230,7 @@ class PaperPanel(VerticalScroll):
                 self.paper,
                 health=self.health,
                 highlighted_repo=self.highlighted_repo,
+                extras=self.extras,
             )
         )
 
