@@ -287,3 +287,48 @@ def test_cached_hub_artifacts_answers_from_the_cache_only(home, hub, capsys):
     assert cached_hub_artifacts(FLASHMOE, cache_dir) is True
     assert cached_hub_artifacts(QUIET.id, cache_dir) is False  # both listings cached, empty
     assert len(hub.requests) == requests
+
+
+# ---- the artifact index and the bounded prefetch after a fetch (has:weights) -------------------
+
+
+def test_prefetch_is_bounded_skips_known_papers_and_feeds_the_index(home, hub):
+    from digest_tui.sources.hf_artifacts import ArtifactIndex, prefetch_artifacts
+
+    cache_dir = AppContext().paths.cache_dir
+    ids = [FLASHMOE, "2506.09101", "2506.09102", "2506.09103"]
+    assert prefetch_artifacts(ids, cache_dir, limit=2) == 2
+    assert len(hub.requests) == 6  # two papers, three listings each; the rest wait
+    index = ArtifactIndex(cache_dir)
+    assert index.with_weights() == frozenset({FLASHMOE})
+    assert index.known("2506.09101") and not index.known("2506.09102")
+    # Known papers are not asked again: the next call takes the next two.
+    assert prefetch_artifacts(ids, cache_dir, limit=2) == 2
+    assert {p["filter"] for _, p, _ in hub.requests[6:]} == {
+        "arxiv:2506.09102",
+        "arxiv:2506.09103",
+    }
+    assert prefetch_artifacts(ids, cache_dir, limit=2) == 0
+
+
+def test_prefetch_stops_at_the_first_failure(home, hub):
+    from digest_tui.sources.hf_artifacts import prefetch_artifacts
+
+    hub.stop()  # connection refused from now on
+    cache_dir = AppContext().paths.cache_dir
+    assert prefetch_artifacts([FLASHMOE, "2506.09101"], cache_dir, limit=10) == 0
+
+
+def test_a_corrupt_index_file_is_started_afresh(home, hub):
+    from digest_tui.sources.hf_artifacts import ArtifactIndex
+
+    cache_dir = AppContext().paths.cache_dir
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    (cache_dir / ArtifactIndex.FILE).write_bytes(b"not a database" * 100)
+    add_papers(FLASH)
+    assert run_ok(["artifacts", FLASHMOE])
+    assert ArtifactIndex(cache_dir).with_weights() == frozenset({FLASHMOE})
+
+
+def run_ok(args: list[str]) -> bool:
+    return main(args) == 0
