@@ -332,3 +332,31 @@ def test_a_corrupt_index_file_is_started_afresh(home, hub):
 
 def run_ok(args: list[str]) -> bool:
     return main(args) == 0
+
+
+def test_fetch_with_artifacts_asks_the_hub_about_the_fetched_papers(home, hub, capsys):
+    day = Path(__file__).resolve().parents[2] / "fixtures" / "hf_api" / "date_2025-06-05.json"
+    hub.queue("/api/daily_papers", Reply(200, day.read_bytes(), {"ETag": '"d1"'}))
+    code = main(["fetch", "--date", "2025-06-05", "--artifacts", "3"])
+    _, err = capsys.readouterr()
+    assert code == 0 and "Hub artifacts: asked about 3 papers" in err
+    listed = [p["filter"] for path, p, _ in hub.requests if path != "/api/daily_papers"]
+    # Bounded: three papers (newest arXiv ids first), three listings each; FlashMoE waits.
+    assert len(listed) == 9 and "arxiv:2506.04667" not in listed
+    assert main(["papers", "--search", "has:weights", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr()[0]) == []
+    hub.queue("/api/daily_papers", Reply(200, day.read_bytes(), {"ETag": '"d1"'}))
+    assert main(["fetch", "--date", "2025-06-05", "--refresh", "--artifacts"]) == 0
+    listed = [p["filter"] for path, p, _ in hub.requests if path != "/api/daily_papers"]
+    assert len(listed) == 12 and listed[9:] == ["arxiv:2506.04667"] * 3  # only the one left
+    capsys.readouterr()
+    code = main(["papers", "--search", "has:weights", "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and [p["id"] for p in json.loads(out)] == [FLASHMOE]
+
+
+def test_fetch_without_artifacts_asks_the_hub_nothing_more(home, hub, capsys):
+    day = Path(__file__).resolve().parents[2] / "fixtures" / "hf_api" / "date_2025-06-05.json"
+    hub.queue("/api/daily_papers", Reply(200, day.read_bytes()))
+    assert main(["fetch", "--date", "2025-06-05"]) == 0
+    assert [path for path, _, _ in hub.requests] == ["/api/daily_papers"]
