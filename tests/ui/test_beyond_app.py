@@ -131,3 +131,17 @@ async def test_weights_and_readiness_in_the_panel(home, monkeypatch):
             ready = [line for line in text.splitlines() if "ready: docker" in line]
             assert ready and "AE badge" in ready[0] and ready[0].rstrip().endswith("weights")
             assert "/repos/sys-lab/flashserve-ae/readme" in github.requests
+
+
+async def test_the_sort_cycle_reaches_reproducible_and_readiness(home):
+    from tests.support.pilot import notices
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        for _ in range(6):
+            await pilot.press("s")
+            await settle(pilot, rounds=1)
+        shown = [n for n in notices(app) if n.startswith("Sorted by")]
+        assert shown[-2:] == ["Sorted by reproducible.", "Sorted by readiness."]
+        assert len(app.query_one(PaperList).rows) == 152  # a sort, never a filter
