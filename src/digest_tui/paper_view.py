@@ -149,6 +149,23 @@ class MachineFit:
 
 
 @dataclass(frozen=True)
+class ReproDetails:
+    """What `show` adds from the caches and APIs beside the library (docs/readiness.md,
+    docs/artifacts.md): the Hub repos citing the paper, and each GitHub repo's readiness."""
+
+    # {"models": [...], "datasets": [...], "spaces": [...]}; None: not known (no arXiv id,
+    # or the Hub could be reached neither online nor from the cache).
+    artifacts: Mapping[str, Any] | None
+    readiness: tuple[Mapping[str, Any], ...]  # one item per GitHub repo, in repo order
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "artifacts": _thaw(self.artifacts) if self.artifacts is not None else None,
+            "readiness": [_thaw(item) for item in self.readiness],
+        }
+
+
+@dataclass(frozen=True)
 class PaperView:
     """Everything a view shows about one paper, with the user's state."""
 
@@ -182,6 +199,8 @@ class PaperView:
     machine_fit: tuple[MachineFit, ...] | None = None
     # arXiv categories, the primary one first; empty for papers no arXiv listing gave.
     categories: tuple[str, ...] = ()
+    # Only `show` fills it (network or caches beyond the library); None leaves both keys out.
+    repro: ReproDetails | None = None
 
     @property
     def github_repos(self) -> dict[str, tuple[str, str]]:
@@ -231,6 +250,8 @@ class PaperView:
         }
         if self.machine_fit is not None:
             out["machine_fit"] = [fit.to_json() for fit in self.machine_fit]
+        if self.repro is not None:
+            out.update(self.repro.to_json())
         return out
 
 

@@ -2,6 +2,7 @@
 
     fused attention "kv cache" topic:moe tag:todo is:bookmarked is:unread has:code
     fits:laptop since:2025-06-01 until:2025-12-31 digest:2025-12-10 -word
+    has:weights has:runnable sort:reproducible sort:readiness
 
 Bare words match titles, abstracts, tags and notes (as prefixes, so results appear while the
 user is still typing); quoted text matches as a phrase; `-word` excludes. `key:value` pairs
@@ -16,8 +17,8 @@ from dataclasses import dataclass, field
 
 FILTER_KEYS = ("topic", "tag", "is", "has", "fits", "since", "until", "digest", "list", "sort")
 IS_VALUES = ("bookmarked", "unbookmarked", "read", "unread", "new", "withdrawn")
-HAS_VALUES = ("code", "notes", "note", "tags", "hardware")
-SORT_VALUES = ("date", "upvotes", "stars", "relevance", "title")
+HAS_VALUES = ("code", "notes", "note", "tags", "hardware", "weights", "runnable")
+SORT_VALUES = ("date", "upvotes", "stars", "relevance", "title", "reproducible", "readiness")
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
 

@@ -20,6 +20,7 @@ from digest_tui.sources.hf_page import parse_page, read_page_text
 from digest_tui.store.db import connect
 from digest_tui.store.fits import install_fits
 from digest_tui.store.library import ImportReport, Library, content_hash
+from digest_tui.store.repro_sql import install_repro_functions
 
 if TYPE_CHECKING:
     from digest_tui.sources.arxiv_fetch import ArxivReport
@@ -33,6 +34,9 @@ def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Librar
     ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
     install_fits(conn, lambda: ctx.settings.machines, lambda: enricher.hardware_catalog)
+    install_repro_functions(  # has:weights, has:runnable, sort reproducible/readiness
+        conn, ctx.paths.cache_dir, lambda: ctx.settings.machines, lambda: enricher.hardware_catalog
+    )
     return library
 
 

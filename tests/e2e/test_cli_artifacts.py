@@ -287,3 +287,76 @@ def test_cached_hub_artifacts_answers_from_the_cache_only(home, hub, capsys):
     assert cached_hub_artifacts(FLASHMOE, cache_dir) is True
     assert cached_hub_artifacts(QUIET.id, cache_dir) is False  # both listings cached, empty
     assert len(hub.requests) == requests
+
+
+# ---- the artifact index and the bounded prefetch after a fetch (has:weights) -------------------
+
+
+def test_prefetch_is_bounded_skips_known_papers_and_feeds_the_index(home, hub):
+    from digest_tui.sources.hf_artifacts import ArtifactIndex, prefetch_artifacts
+
+    cache_dir = AppContext().paths.cache_dir
+    ids = [FLASHMOE, "2506.09101", "2506.09102", "2506.09103"]
+    assert prefetch_artifacts(ids, cache_dir, limit=2) == 2
+    assert len(hub.requests) == 6  # two papers, three listings each; the rest wait
+    index = ArtifactIndex(cache_dir)
+    assert index.with_weights() == frozenset({FLASHMOE})
+    assert index.known("2506.09101") and not index.known("2506.09102")
+    # Known papers are not asked again: the next call takes the next two.
+    assert prefetch_artifacts(ids, cache_dir, limit=2) == 2
+    assert {p["filter"] for _, p, _ in hub.requests[6:]} == {
+        "arxiv:2506.09102",
+        "arxiv:2506.09103",
+    }
+    assert prefetch_artifacts(ids, cache_dir, limit=2) == 0
+
+
+def test_prefetch_stops_at_the_first_failure(home, hub):
+    from digest_tui.sources.hf_artifacts import prefetch_artifacts
+
+    hub.stop()  # connection refused from now on
+    cache_dir = AppContext().paths.cache_dir
+    assert prefetch_artifacts([FLASHMOE, "2506.09101"], cache_dir, limit=10) == 0
+
+
+def test_a_corrupt_index_file_is_started_afresh(home, hub):
+    from digest_tui.sources.hf_artifacts import ArtifactIndex
+
+    cache_dir = AppContext().paths.cache_dir
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    (cache_dir / ArtifactIndex.FILE).write_bytes(b"not a database" * 100)
+    add_papers(FLASH)
+    assert run_ok(["artifacts", FLASHMOE])
+    assert ArtifactIndex(cache_dir).with_weights() == frozenset({FLASHMOE})
+
+
+def run_ok(args: list[str]) -> bool:
+    return main(args) == 0
+
+
+def test_fetch_with_artifacts_asks_the_hub_about_the_fetched_papers(home, hub, capsys):
+    day = Path(__file__).resolve().parents[2] / "fixtures" / "hf_api" / "date_2025-06-05.json"
+    hub.queue("/api/daily_papers", Reply(200, day.read_bytes(), {"ETag": '"d1"'}))
+    code = main(["fetch", "--date", "2025-06-05", "--artifacts", "3"])
+    _, err = capsys.readouterr()
+    assert code == 0 and "Hub artifacts: asked about 3 papers" in err
+    listed = [p["filter"] for path, p, _ in hub.requests if path != "/api/daily_papers"]
+    # Bounded: three papers (newest arXiv ids first), three listings each; FlashMoE waits.
+    assert len(listed) == 9 and "arxiv:2506.04667" not in listed
+    assert main(["papers", "--search", "has:weights", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr()[0]) == []
+    hub.queue("/api/daily_papers", Reply(200, day.read_bytes(), {"ETag": '"d1"'}))
+    assert main(["fetch", "--date", "2025-06-05", "--refresh", "--artifacts"]) == 0
+    listed = [p["filter"] for path, p, _ in hub.requests if path != "/api/daily_papers"]
+    assert len(listed) == 12 and listed[9:] == ["arxiv:2506.04667"] * 3  # only the one left
+    capsys.readouterr()
+    code = main(["papers", "--search", "has:weights", "--format", "json"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and [p["id"] for p in json.loads(out)] == [FLASHMOE]
+
+
+def test_fetch_without_artifacts_asks_the_hub_nothing_more(home, hub, capsys):
+    day = Path(__file__).resolve().parents[2] / "fixtures" / "hf_api" / "date_2025-06-05.json"
+    hub.queue("/api/daily_papers", Reply(200, day.read_bytes()))
+    assert main(["fetch", "--date", "2025-06-05"]) == 0
+    assert [path for path, _, _ in hub.requests] == ["/api/daily_papers"]

@@ -283,7 +283,12 @@ def test_show_offline_shows_the_cached_health_and_its_date(home, capsys, monkeyp
     with serve({"/repos/osayamenja/FlashMoE": Recorded(200, GITHUB_FIXTURE)}) as github:
         monkeypatch.setenv("GITHUB_API_URL", github.url)
         code, out, _ = run(capsys, "show", "flashmoe")
-        assert code == 0 and github.requests == ["/repos/osayamenja/FlashMoE"]
+        # The repo for its health, and its root listing for its readiness (404 here, so the
+        # README is not asked for).
+        assert code == 0 and sorted(github.requests) == [
+            "/repos/osayamenja/FlashMoE",
+            "/repos/osayamenja/FlashMoE/contents/",
+        ]
         [health] = [line for line in out.splitlines() if "★" in line]
         assert "unreachable" not in out
     # A day-old cache entry, and GitHub out of reach.

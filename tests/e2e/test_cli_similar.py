@@ -127,3 +127,13 @@ def test_similar_table_shows_ids_that_show_takes_back(home, capsys, monkeypatch)
         shortened += len(shown) < len(full)
     # Title-derived ids (~45 characters) show as their shortest unique prefix, as in `papers`.
     assert shortened >= 1
+
+
+def test_the_first_similar_says_it_builds_the_index_and_later_ones_do_not(home, capsys):
+    papers = papers_by_id(capsys)
+    first = next(iter(papers))
+    code, out, err = run(capsys, "similar", first, "--format", "json")
+    assert code == 0 and "building the similarity index" in err
+    assert json.loads(out)  # stdout is the result alone
+    code, _, err = run(capsys, "similar", first, "--format", "json")
+    assert code == 0 and err == ""

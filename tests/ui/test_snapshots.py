@@ -23,7 +23,9 @@ def make_app() -> DigestApp:
 
 
 async def _ready(pilot) -> None:
-    await settle(pilot)
+    # Six rounds: the similarity index is built after the first paint, then the shown
+    # paper's Similar section, weights & data and readiness load in their own worker.
+    await settle(pilot, rounds=6)
     pilot.app.clear_notifications()
     await pilot.pause()
 

@@ -83,3 +83,49 @@ def _print_table(found) -> None:  # type: ignore[no-untyped-def]
         print(f"no Hub models, datasets or Spaces cite arXiv {found.arxiv_id}")
         return
     write_table(rows, ["KIND", "LIKES", "DOWNLOADS", "URL"])
+
+
+# ---- `fetch --artifacts`: the Hub listings of the fetched papers, in bulk, bounded -----------
+
+
+def add_prefetch_argument(p: argparse.ArgumentParser) -> None:
+    """`fetch --artifacts [N]`: registered by commands/fetch_cmds.py."""
+    p.add_argument(
+        "--artifacts",
+        nargs="?",
+        type=int,
+        const=50,
+        default=0,
+        metavar="N",
+        help="then ask the Hub which models, datasets and Spaces cite the fetched papers not "
+        "asked about yet (at most N, default 50; with --offline, from the cache only), for "
+        "has:weights and --sort reproducible",
+    )
+
+
+def prefetch_after_fetch(ctx: AppContext, library, digests: list[str], args) -> None:  # type: ignore[no-untyped-def]
+    """Run after a fetch that imported `digests`, when `--artifacts` asked for it."""
+    limit = getattr(args, "artifacts", 0) or 0
+    if limit <= 0 or not digests:
+        return
+    from digest_tui.sources.hf_artifacts import cached_artifacts, prefetch_artifacts
+
+    marks = ",".join("?" * len(digests))
+    ids = [
+        r[0]
+        for r in library.conn.execute(
+            "SELECT DISTINCT p.arxiv_id FROM papers p JOIN digest_papers dp "
+            "ON dp.paper_rowid = p.rowid WHERE p.arxiv_id IS NOT NULL "
+            f"AND dp.digest_id IN ({marks}) ORDER BY p.arxiv_id DESC",
+            digests,
+        )
+    ]
+    if args.offline:  # the cache only: the index learns what earlier runs fetched
+        known = sum(cached_artifacts(a, ctx.paths.cache_dir) is not None for a in ids[:limit])
+        print(
+            f"Hub artifacts: {known} of {len(ids[:limit])} papers known from the cache",
+            file=sys.stderr,
+        )
+        return
+    asked = prefetch_artifacts(ids, ctx.paths.cache_dir, limit=limit)
+    print(f"Hub artifacts: asked about {asked} papers", file=sys.stderr)

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from digest_tui.commands.artifacts_cmds import add_prefetch_argument, prefetch_after_fetch
 from digest_tui.errors import CommandError
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
@@ -57,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="ask the server again even for recently cached days (cheap: ETag revalidation)",
     )
+    add_prefetch_argument(p)  # --artifacts (commands/artifacts_cmds.py)
     p.set_defaults(func=cmd_fetch)
 
 
@@ -120,6 +122,7 @@ def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
     if report.empty:
         print(f"no papers for: {', '.join(report.empty)}")
     print(report.summary())
+    prefetch_after_fetch(ctx, library, report.digests, args)
     return 0
 
 

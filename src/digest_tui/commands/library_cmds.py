@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydanti
 
 if TYPE_CHECKING:
     from digest_tui.commands.health_view import HealthView
+    from digest_tui.commands.repro_view import ReproView
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,7 +78,10 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--digest", help="only papers of this digest (id or date YYYY-MM-DD)")
     p.add_argument("--has-code", action="store_true", help="only papers with linked code")
     p.add_argument(
-        "--sort", choices=("date", "upvotes", "stars", "title", "relevance"), help="order"
+        "--sort",
+        choices=("date", "upvotes", "stars", "title", "relevance", "reproducible", "readiness"),
+        help="order; reproducible: code + Hub weights + a machine that fits first; readiness: "
+        "the best-prepared repo first (docs/readiness.md)",
     )
     p.add_argument("--limit", type=int, help="at most this many papers")
 
@@ -166,22 +170,29 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from digest_tui.commands.repro_view import repro_view
     from digest_tui.paper_view import paper_view
 
     library = open_for_command(ctx)
-    paper = paper_view(library, resolve_or_fail(library, args.id), ctx.settings.machines).to_json()
+    view = paper_view(library, resolve_or_fail(library, args.id), ctx.settings.machines)
+    # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
+    offline = args.offline or not ctx.settings.repo_health
+    repro = repro_view(ctx, view, offline=offline)
+    paper = dataclasses.replace(view, repro=repro.details).to_json()
     if args.format == "json":
         write_json(paper)
         return 0
     from digest_tui.commands.health_view import repo_health_view
 
-    # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
-    offline = args.offline or not ctx.settings.repo_health
-    print(render_text(paper, repo_health_view(ctx, paper, offline=offline)))
+    print(render_text(paper, repo_health_view(ctx, paper, offline=offline), repro))
     return 0
 
 
-def render_text(paper: dict, health: HealthView | None = None) -> str:
+def render_text(
+    paper: dict, health: HealthView | None = None, repro: ReproView | None = None
+) -> str:
     """A plain-text view of one paper, every untrusted string made printable."""
     p = printable
     lines = [p(paper["title"]), ""]
@@ -223,6 +234,8 @@ def render_text(paper: dict, health: HealthView | None = None) -> str:
         for fit in paper.get("machine_fit", []):
             mark = {True: "fits", False: "does not fit", None: "unknown"}[fit["fits"]]
             lines.append(f"  {p(fit['name'])}: {mark}: {p(fit['reason'])}")
+    if repro is not None:
+        lines += _repro_text(repro)
     state = [name for name in ("bookmarked", "read") if paper.get(name)]
     if paper["tags"]:
         state.append("tags: " + ", ".join(p(t) for t in paper["tags"]))
@@ -240,3 +253,16 @@ def render_text(paper: dict, health: HealthView | None = None) -> str:
     lines.append(f"digests:   {', '.join(paper['digests'])}")
     lines += ["", p(paper["abstract"]) or "(no abstract)"]
     return "\n".join(lines)
+
+
+def _repro_text(repro: ReproView) -> list[str]:
+    """Readiness per GitHub repo, then the Hub's weights and data (docs/readiness.md)."""
+    lines = []
+    if repro.lines:
+        lines.append("readiness:")
+        lines += [f"  {printable(line)}" for line in repro.lines]
+    if repro.artifact_lines:
+        lines.append("weights & data:")
+        lines += [f"  {printable(line)}" for line in repro.artifact_lines]
+    lines += [f"  {notice}" for notice in repro.notices]
+    return lines

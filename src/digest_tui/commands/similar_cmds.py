@@ -52,6 +52,15 @@ def _positive(text: str) -> int:
     return value
 
 
+def _say_if_building(library) -> None:  # type: ignore[no-untyped-def]
+    """The first call on a library builds every vector (a minute at 100,000 papers): say so
+    on stderr instead of sitting silent (stdout stays the result alone)."""
+    from digest_tui.similar.index import SimilarIndex
+
+    if SimilarIndex(library.conn).needs_full_build():
+        print("building the similarity index (once; later calls are incremental)…", file=sys.stderr)
+
+
 def cmd_similar(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.commands.common import open_for_command, resolve_or_fail
     from digest_tui.similar.find import similar_to
@@ -59,6 +68,7 @@ def cmd_similar(ctx: AppContext, args: argparse.Namespace) -> int:
 
     library = open_for_command(ctx)
     row = resolve_or_fail(library, args.id)
+    _say_if_building(library)
     found = similar_to(library.conn, int(row["rowid"]), args.limit)
     if not found and args.format == "table":
         print(
@@ -93,6 +103,7 @@ def cmd_recommend(ctx: AppContext, args: argparse.Namespace) -> int:
                 "or use --tag T"
             )
     read = [r.rowid for r in library.list_rows(PaperQuery(read=True))]
+    _say_if_building(library)
     found = recommend(library.conn, positives, limit=args.limit, exclude=read)
     liked = sorted({rowid for f in found for rowid in f.like})
     titles = {

@@ -35,6 +35,20 @@ CREATE TABLE IF NOT EXISTS repo_health (
     problem_status TEXT,            -- 'error' or 'stale': what that failure makes the status
     problem_at REAL
 );
+-- Readiness (repohealth/readiness.py): labels read from the root listing and the README,
+-- with the ETag of each of the two answers; never the README text itself.
+CREATE TABLE IF NOT EXISTS repo_readiness (
+    key TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    state TEXT NOT NULL,            -- 'ok' (labels held), 'gone', or 'none' (never fetched)
+    labels TEXT,                    -- JSON: files, sections, badges, has_readme
+    contents_etag TEXT,
+    readme_etag TEXT,
+    fetched_at REAL,
+    problem TEXT,
+    problem_at REAL
+);
 CREATE TABLE IF NOT EXISTS backoff (
     scope TEXT PRIMARY KEY,         -- the API base URL
     until REAL NOT NULL,
@@ -212,6 +226,86 @@ class HealthCache:
                        problem_at = excluded.problem_at""",
                 (repo_key(owner, name), owner, name, message, status, _to_epoch(at)),
             )
+
+    # --- readiness (repohealth/readiness.py) ----------------------------------------------
+
+    def readiness_row(self, owner: str, name: str) -> dict[str, Any] | None:
+        """The stored readiness row as a dict (labels decoded, times as datetimes), or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT * FROM repo_readiness WHERE key = ?", (repo_key(owner, name),)
+            ).fetchone()
+        if row is None:
+            return None
+        out = dict(row)
+        out["labels"] = json.loads(row["labels"]) if row["labels"] else None
+        out["fetched_at"] = _from_epoch(row["fetched_at"])
+        out["problem_at"] = _from_epoch(row["problem_at"])
+        return out
+
+    def put_readiness(
+        self,
+        owner: str,
+        name: str,
+        *,
+        state: str,
+        labels: dict[str, Any] | None,
+        contents_etag: str | None,
+        readme_etag: str | None,
+        fetched_at: dt.datetime,
+        message: str | None = None,
+    ) -> None:
+        with self._lock:
+            self._db.execute(
+                """INSERT INTO repo_readiness (key, owner, name, state, labels, contents_etag,
+                       readme_etag, fetched_at, problem, problem_at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                   ON CONFLICT(key) DO UPDATE SET owner = excluded.owner,
+                       name = excluded.name, state = excluded.state, labels = excluded.labels,
+                       contents_etag = excluded.contents_etag,
+                       readme_etag = excluded.readme_etag, fetched_at = excluded.fetched_at,
+                       problem = excluded.problem, problem_at = NULL""",
+                (
+                    repo_key(owner, name),
+                    owner,
+                    name,
+                    state,
+                    json.dumps(labels) if labels is not None else None,
+                    contents_etag,
+                    readme_etag,
+                    _to_epoch(fetched_at),
+                    message,
+                ),
+            )
+
+    def note_readiness_problem(self, owner: str, name: str, message: str, at: dt.datetime) -> None:
+        with self._lock:
+            self._db.execute(
+                """INSERT INTO repo_readiness (key, owner, name, state, problem, problem_at)
+                   VALUES (?, ?, ?, 'none', ?, ?)
+                   ON CONFLICT(key) DO UPDATE SET problem = excluded.problem,
+                       problem_at = excluded.problem_at""",
+                (repo_key(owner, name), owner, name, message, _to_epoch(at)),
+            )
+
+    def readiness_scores(self) -> dict[str, tuple[int, bool]]:
+        """key -> (score, runnable) of every repository with labels: what the `has:runnable`
+        filter and the readiness sort read (one query, a few hundred rows)."""
+        from digest_tui.repohealth.readiness_signals import runnable, score
+
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, labels FROM repo_readiness WHERE state = 'ok' AND labels IS NOT NULL"
+            ).fetchall()
+        out: dict[str, tuple[int, bool]] = {}
+        for key, labels_json in rows:
+            try:
+                labels = json.loads(labels_json)
+                found = [*labels.get("files", []), *labels.get("sections", [])]
+                out[key] = (score(found, labels.get("badges", [])), runnable(found))
+            except (ValueError, AttributeError, TypeError):
+                continue
+        return out
 
     # --- rate-limit back-off --------------------------------------------------------------
 

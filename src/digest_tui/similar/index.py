@@ -81,6 +81,12 @@ class SimilarIndex:
             conn.execute("DELETE FROM similar_dirty")
             return report
 
+    def needs_full_build(self) -> bool:
+        """Whether the next refresh() recomputes every vector (first build, a new VERSION, or
+        the library grew or shrank past REWEIGHT_FACTOR): the app runs that in the background
+        instead of inside the first `similar` a reader asks for."""
+        return self._needs_full()
+
     def _meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None

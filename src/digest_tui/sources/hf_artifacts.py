@@ -14,8 +14,11 @@ cached answer is used (the result says so). Offline, only the cache answers.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Mapping
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,7 @@ KINDS = ("models", "datasets", "spaces")
 TTL = 24 * 3600.0  # repos citing a paper change over days, not minutes
 LIST_LIMIT = 1000  # one page; huggingface_hub pages with Link headers past this
 MAX_BODY_BYTES = 16 * 1024 * 1024  # 1,000 listed repos are a few hundred kB
+PREFETCH_LIMIT = 50  # papers asked about after one fetch: 150 requests at most
 # A Hub repo id: "name" or "owner/name" of letters, digits, '-', '_', '.'; anything else
 # from the server is not made into a URL.
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}(/[\w.-]{1,96})?$")
@@ -131,10 +135,118 @@ def fetch_artifacts(
             setattr(result, kind, found)
             if skipped:
                 result.notes.append(f"{kind}: {skipped} item(s) without a usable repo id skipped")
+        ArtifactIndex(cache_dir).record(result)
         return result
     finally:
         if own:
             client.close()
+
+
+def cached_artifacts(arxiv_id: str, cache_dir: Path) -> Artifacts | None:
+    """The listings as cached (of any age), or None when any of the three was never fetched.
+    No network: what the app shows at once, before a worker asks the Hub."""
+    from digest_tui.errors import FetchError
+
+    try:
+        return fetch_artifacts(arxiv_id, cache_dir=cache_dir, offline=True)
+    except (FetchError, ValueError):
+        return None
+
+
+def prefetch_artifacts(
+    arxiv_ids: Iterable[str],
+    cache_dir: Path,
+    *,
+    limit: int = PREFETCH_LIMIT,
+    cancel: threading.Event | None = None,
+) -> int:
+    """After a fetch: ask the Hub about at most `limit` papers not yet in the index (newest
+    first as given), one client for all, stopping at the first failure or when `cancel` is
+    set. Returns how many papers were asked about. Never raises for a network problem: the
+    panel and `artifacts` ask again when they need to."""
+    from digest_tui.errors import FetchError
+    from digest_tui.sources.hf_client import HfClient
+
+    index = ArtifactIndex(cache_dir)
+    todo = [a for a in dict.fromkeys(arxiv_ids) if a and not index.known(a)][: max(0, limit)]
+    if not todo:
+        return 0
+    asked = 0
+    try:
+        client = HfClient(cache=ResponseCache(cache_dir), max_body=MAX_BODY_BYTES, cancel=cancel)
+    except ValueError:  # a malformed HF_ENDPOINT: `artifacts` says so when run
+        return 0
+    try:
+        for arxiv_id in todo:
+            if cancel is not None and cancel.is_set():
+                break
+            try:
+                fetch_artifacts(arxiv_id, cache_dir=cache_dir, client=client)
+            except FetchError:
+                break
+            asked += 1
+    finally:
+        client.close()
+    return asked
+
+
+class ArtifactIndex:
+    """How many Hub repos cite each paper, as last fetched: one small SQLite file in the cache
+    dir (`hub_artifacts.sqlite3`), written whenever a listing is read, so `has:weights` and the
+    "reproducible" sort are one set lookup instead of a read of three cached files per paper.
+    A cache: an unreadable file is started afresh."""
+
+    FILE = "hub_artifacts.sqlite3"
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.path = cache_dir / self.FILE
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+            db.execute(_INDEX_SCHEMA)
+        except sqlite3.DatabaseError:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+            db.execute(_INDEX_SCHEMA)
+        return db
+
+    def record(self, found: Artifacts) -> None:
+        with contextlib.suppress(sqlite3.Error, OSError), contextlib.closing(self._connect()) as db:
+            db.execute(
+                "INSERT INTO hub_artifacts (arxiv_id, models, datasets, spaces, checked_at) "
+                "VALUES (?, ?, ?, ?, strftime('%s', 'now')) ON CONFLICT (arxiv_id) DO UPDATE "
+                "SET models = excluded.models, datasets = excluded.datasets, "
+                "spaces = excluded.spaces, checked_at = excluded.checked_at",
+                (found.arxiv_id, len(found.models), len(found.datasets), len(found.spaces)),
+            )
+
+    def known(self, arxiv_id: str) -> bool:
+        if not self.path.exists():
+            return False
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(self._connect()) as db:
+            row = db.execute("SELECT 1 FROM hub_artifacts WHERE arxiv_id = ?", (arxiv_id,))
+            return row.fetchone() is not None
+        return False
+
+    def with_weights(self) -> frozenset[str]:
+        """arXiv ids of the papers some Hub model or dataset cites."""
+        if not self.path.exists():
+            return frozenset()
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(self._connect()) as db:
+            rows = db.execute(
+                "SELECT arxiv_id FROM hub_artifacts WHERE models > 0 OR datasets > 0"
+            ).fetchall()
+            return frozenset(r[0] for r in rows)
+        return frozenset()
+
+
+_INDEX_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS hub_artifacts (arxiv_id TEXT PRIMARY KEY, models INTEGER NOT "
+    "NULL, datasets INTEGER NOT NULL, spaces INTEGER NOT NULL, checked_at INTEGER NOT NULL)"
+)
 
 
 def cached_hub_artifacts(

@@ -22,6 +22,16 @@ _SORTS = {
     "upvotes": f"coalesce(p.upvotes, 0) DESC, {_DATE} DESC, p.rowid DESC",
     "stars": "coalesce(p.max_stars, -1) DESC, coalesce(p.upvotes, 0) DESC, p.rowid DESC",
     "title": "p.title COLLATE NOCASE, p.rowid",
+    # Reproducible on my machines: code + Hub weights + a machine that fits first, then the
+    # readiness of the code; readiness: the best-prepared repo first (store/repro_sql.py).
+    "reproducible": "p.has_code + paper_has_weights(p.arxiv_id) + paper_fits_mine(p.hardware) "
+    f"DESC, paper_readiness(p.repos) DESC, {_DATE} DESC, p.rowid DESC",
+    "readiness": f"paper_readiness(p.repos) DESC, p.has_code DESC, {_DATE} DESC, p.rowid DESC",
+}
+# has:weights and has:runnable read caches through SQL functions (store/repro_sql.py).
+_HAS_FUNCTIONS = {
+    "weights": "paper_has_weights(p.arxiv_id)",
+    "runnable": "paper_runnable(p.repos)",
 }
 
 
@@ -104,6 +114,10 @@ def build_select(
         where.append("p.has_code = 0")
     if "hardware" in has_values:
         where.append("p.hardware IS NOT NULL AND json_extract(p.hardware, '$.scale') != 'unknown'")
+    for values, wanted in ((has_values, 1), (parsed.values("-has"), 0)):
+        for value in values:
+            if value in _HAS_FUNCTIONS:
+                where.append(f"{_HAS_FUNCTIONS[value]} = {wanted}")
     if "withdrawn" in parsed.values("is"):
         where.append("p.withdrawn = 1")
     _user_state_filters(query, parsed, where, params)

@@ -125,6 +125,7 @@ class DigestApp(App[int]):
         Binding("u", "undo_mark_all", "Undo mark all read", show=False),
         # Works from the search box too (the Input has no ctrl+g of its own).
         Binding("ctrl+g", "search_everywhere", "Search everywhere", show=False),
+        Binding("m", "similar", "More similar papers", show=False),
     ]
 
     def __init__(self, ctx: AppContext | None = None) -> None:
@@ -260,6 +261,7 @@ class DigestApp(App[int]):
         self._show_rows(message.rows)
         self._populate_tree(message.tree)
         self.ready = True
+        self._build_similar_index()
         if self.ctx.settings.sync_on_start:
             self._sync(quiet_if_unconfigured=True)
         days = self.ctx.settings.fetch_on_start_days
@@ -330,6 +332,8 @@ class DigestApp(App[int]):
         self._schedule_auto_read(paper)
         if paper is not None and paper.repos and self.ctx.settings.repo_health:
             self._refresh_health(paper)
+        if paper is not None:
+            self._load_extras(paper)  # similar, weights & data, readiness (paper_extras.py)
 
     def _schedule_auto_read(self, paper: PaperView | None) -> None:
         """With `auto_read_seconds` set, a paper left open that long is marked read."""
@@ -482,7 +486,11 @@ class DigestApp(App[int]):
 
     def on_paper_screen_ready(self, message: msg.PaperScreenReady) -> None:
         if message.paper is not None and not isinstance(self.screen, PaperScreen):
-            self.push_screen(PaperScreen(message.paper, message.health))
+            screen = PaperScreen(message.paper, message.health)
+            extras = self.main_screen.query_one(PaperPanel).extras
+            if extras is not None and extras.paper_id == message.paper.id:
+                screen.extras = extras  # similar, weights & data, readiness already loaded
+            self.push_screen(screen)
 
     def open_checked_url(self, url: str) -> None:
         """A link the user clicked in text shown by a screen (a note's Markdown): opened only
@@ -755,6 +763,8 @@ class DigestApp(App[int]):
         self._notify_from_thread(message, severity=severity, timeout=8)
         # Tree counts, the list and the shown paper (its upvotes or repos may have changed).
         self._send(msg.StateSaved())
+        if report.ok:
+            self.service.prefetch_artifacts(cancel=self._quitting)  # has:weights, bounded
 
     def action_sync(self) -> None:
         self._sync()
@@ -919,6 +929,74 @@ class DigestApp(App[int]):
             return
         self._undo_mark_all = message.paper_ids
         self.notify_text(f"Marked {count} {noun} read; u undoes.", timeout=6)
+
+    # ---- similar papers, "For you", weights & data, readiness (tui/paper_extras.py) ---
+
+    @work(thread=True, exclusive=True, group="similar-index", exit_on_error=False)
+    def _build_similar_index(self) -> None:
+        """The first build of the similarity index (a minute at 100,000 papers) runs here,
+        never inside a keystroke; the panel says "building…" meanwhile."""
+        if not self.service.similar_index_pending():
+            return
+        # The status line, not a toast: the panel's Similar section says it too.
+        self._send(msg.StatusChanged("Building the similarity index…"))
+        try:
+            self.service.build_similar_index()
+        finally:
+            self._send(msg.StatusChanged(""))
+        if not self._quitting.is_set():
+            self._send(msg.StateSaved())  # the shown paper's Similar section, "For you"
+
+    @work(thread=True, exclusive=True, group="extras", exit_on_error=False)
+    def _load_extras(self, paper: PaperView) -> None:
+        """Cached answers first, then the Hub and GitHub (each within its cache's TTL)."""
+        from digest_tui.tui.paper_extras import ExtrasLoaded
+
+        worker = get_current_worker()
+        self._send(ExtrasLoaded(self.service.paper_extras(paper, fetch=False)))
+        if not worker.is_cancelled and not self._quitting.is_set():
+            self._send(ExtrasLoaded(self.service.paper_extras(paper, fetch=True)))
+
+    def on_extras_loaded(self, message: Any) -> None:
+        extras = message.extras
+        panel = self.main_screen.query_one(PaperPanel)
+        if panel.paper is not None and panel.paper.id == extras.paper_id:
+            panel.extras = extras
+            panel.refresh_view()
+        if isinstance(self.screen, PaperScreen):
+            self.screen.show_extras(extras)
+
+    def action_similar(self) -> None:
+        paper = self._current_paper()
+        if paper is not None:
+            self._prepare_similar_screen(paper)
+
+    @work(thread=True, exclusive=True, group="similar-screen", exit_on_error=False)
+    def _prepare_similar_screen(self, paper: PaperView) -> None:
+        from digest_tui.tui.paper_extras import SIMILAR_IN_SCREEN, SimilarReady
+
+        self._send(SimilarReady(paper.title, self.service.similar(paper.id, SIMILAR_IN_SCREEN)))
+
+    def on_similar_ready(self, message: Any) -> None:
+        from digest_tui.tui.screens.similar_screen import SimilarScreen
+
+        if message.related is None:
+            self.notify_text("The similarity index is still being built…", timeout=3)
+        elif not message.related:
+            self.notify_text("No similar papers: it shares no word with another paper.")
+        else:
+            self.push_screen(SimilarScreen(message.title, message.related), self._jump_to)
+
+    def _jump_to(self, paper_id: str | None) -> None:
+        """Show `paper_id` in the list: all papers, no search, the cursor on it."""
+        if paper_id is None:
+            return
+        if isinstance(self.screen, PaperScreen):
+            self.pop_screen()
+        self.selection, self.search_text = Selection(), ""
+        self.main_screen.query_one("#search", Input).value = ""
+        self._load_rows(self.selection, "", paper_id)
+        self._load_paper(paper_id)
 
     # ---- failures ---------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from digest_tui.paper_view import PaperView
     from digest_tui.state.model import NoteState
     from digest_tui.tui.navigation import SearchScope, ViewPrefs
+    from digest_tui.tui.paper_extras import PaperExtras, Related
 
 # The meta key of the remembered view (node, sort, panel): local to this machine, never synced.
 _VIEW_PREFS = "ui_prefs"
@@ -65,6 +66,10 @@ class LibraryService:
         self._lock = threading.RLock()
         self._library: Library | None = None
         self._health: Any = None
+        self._readiness: Any = None
+        # Why each paper of the "For you" list is there (paper id -> "like 'X' ... "), as of
+        # the last time the list was ranked.
+        self.for_you_reasons: dict[str, str] = {}
         self.new_since: str | None = None
         # The thread whose calls are refused (the app's event loop); None: no check.
         self.ui_thread: int | None = None
@@ -109,6 +114,8 @@ class LibraryService:
     def rows(
         self, selection: Selection, search: str = "", sort: str | None = None
     ) -> list[ListRow]:
+        if selection.kind == "foryou":
+            return self.for_you_rows()
         with self._locked() as library:
             return library.list_rows(self._query(library, selection, search, sort))
 
@@ -329,6 +336,78 @@ class LibraryService:
             if (owner.lower(), name.lower()) in by_key
         }
         return health_lines(found, unreachable=bool(client.unreachable))
+
+    # ---- similar papers, "For you", Hub artifacts, readiness (tui/paper_extras.py) -----
+
+    def similar_index_pending(self) -> bool:
+        from digest_tui.tui.paper_extras import index_pending
+
+        with self._locked() as library:
+            return index_pending(library)
+
+    def build_similar_index(self) -> int:
+        """The full build on a connection of its own: the shared one stays free for the
+        list and the panel (WAL lets them read while this writes)."""
+        from digest_tui.tui.paper_extras import build_index
+
+        with self.own_library() as library:
+            return build_index(library)
+
+    def similar(self, paper_id: str, limit: int) -> tuple[Related, ...] | None:
+        from digest_tui.tui.paper_extras import similar
+
+        with self._locked() as library:
+            return similar(library, paper_id, limit)
+
+    def for_you_rows(self) -> list[ListRow]:
+        from digest_tui.tui.paper_extras import for_you
+
+        with self._locked() as library:
+            rows, self.for_you_reasons = for_you(library)
+        return rows
+
+    @property
+    def readiness_client(self):  # type: ignore[no-untyped-def]
+        if self._readiness is None:
+            from digest_tui.repohealth.readiness import ReadinessClient
+
+            self._readiness = ReadinessClient(self.health_client)
+        return self._readiness
+
+    def paper_extras(self, paper: PaperView, *, fetch: bool) -> PaperExtras:
+        """Similar papers, Hub listings and repo readiness of `paper`: from the caches, or
+        (`fetch`) asked of the Hub and of GitHub (when repo health is on)."""
+        from digest_tui.tui import paper_extras as extras
+
+        cache_dir = self.ctx.paths.cache_dir
+        related = self.similar(paper.id, extras.SIMILAR_IN_PANEL)
+        ask_github = fetch and self.ctx.settings.repo_health
+        return extras.PaperExtras(
+            paper_id=paper.id,
+            similar=related,
+            artifacts=(
+                extras.fetch_artifacts(paper, cache_dir)
+                if fetch
+                else extras.cached_artifacts(paper, cache_dir)
+            ),
+            readiness=extras.readiness(paper, self.readiness_client, refresh=ask_github),
+            why=self.for_you_reasons.get(paper.id),
+        )
+
+    def prefetch_artifacts(self, cancel: threading.Event | None = None) -> int:
+        """After a fetch: the Hub listings of the newest papers not yet asked about (at most
+        hf_artifacts.PREFETCH_LIMIT), so `has:weights` and the "reproducible" sort know them."""
+        from digest_tui.sources.hf_artifacts import prefetch_artifacts
+
+        with self._locked() as library:
+            ids = [
+                r[0]
+                for r in library.conn.execute(
+                    "SELECT arxiv_id FROM papers WHERE arxiv_id IS NOT NULL "
+                    "ORDER BY added_at DESC, rowid DESC LIMIT 500"
+                )
+            ]
+        return prefetch_artifacts(ids, self.ctx.paths.cache_dir, cancel=cancel)
 
     @contextmanager
     def own_library(self) -> Iterator[Library]:

@@ -13,12 +13,14 @@ from digest_tui.textsafe import printable
 from digest_tui.tui.selection import Selection
 
 # The sorts `s` cycles through, and how the header says each.
-SORTS = ("date", "upvotes", "stars", "title")
+SORTS = ("date", "upvotes", "stars", "title", "reproducible", "readiness")
 _SORT_WORDS = {
     "date": "newest first",
     "upvotes": "most upvoted first",
     "stars": "most starred code first",
     "title": "by title",
+    "reproducible": "reproducible on my machines first",
+    "readiness": "most ready-to-run code first",
     "relevance": "best match first",
     "list": "in list order",
 }

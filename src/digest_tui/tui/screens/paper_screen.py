@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from digest_tui.paper_view import PaperView
+from digest_tui.tui.paper_extras import PaperExtras
 from digest_tui.tui.widgets.paper_panel import PaperBody
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class PaperScreen(Screen[None]):
         super().__init__()
         self.paper = paper
         self.health = health or {}
+        self.extras: PaperExtras | None = None
 
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown
@@ -55,7 +57,15 @@ class PaperScreen(Screen[None]):
         yield Footer()
 
     def _show_body(self) -> None:
-        self.query_one("#paper-full", PaperBody).show(self.paper, health=self.health)
+        self.query_one("#paper-full", PaperBody).show(
+            self.paper, health=self.health, extras=self.extras
+        )
+
+    def show_extras(self, extras: PaperExtras) -> None:
+        """Similar papers, weights & data and readiness, once a worker has them."""
+        if extras.paper_id == self.paper.id:
+            self.extras = extras
+            self._show_body()
 
     def _show_note(self) -> None:
         has_note = bool(self.paper.note)

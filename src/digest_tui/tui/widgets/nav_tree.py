@@ -60,6 +60,8 @@ class NavTree(Tree[Selection]):
             ("unread", "Unread", data.unread),
         ):
             root.add_leaf(_label(name, count), data=Selection(kind, None, name))
+        # Ranked against the bookmarks when selected (LibraryService.for_you_rows).
+        root.add_leaf(_label("For you", None), data=Selection("foryou", None, "For you"))
         topics = root.add("Topics", data=None, expand=True)
         for topic in data.topics:
             topics.add_leaf(

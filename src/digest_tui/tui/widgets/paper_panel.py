@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from digest_tui.paper_view import PaperView, RepoRef
+from digest_tui.tui.paper_extras import PaperExtras
 from digest_tui.tui.widgets.paper_sections import PaperStyles, RenderContext, render_paper
 
 __all__ = ["PaperBody", "PaperPanel", "render_paper"]
@@ -58,6 +59,7 @@ class PaperBody(Static):
         self.paper: PaperView | None = None
         self.health: Mapping[str, str] = {}
         self.highlighted_repo = 0
+        self.extras: PaperExtras | None = None  # similar, weights & data, readiness
 
     def on_mount(self) -> None:
         # After a theme switch the component styles hold the new theme's colours: draw again.
@@ -73,10 +75,12 @@ class PaperBody(Static):
         *,
         health: Mapping[str, str] | None = None,
         highlighted_repo: int = 0,
+        extras: PaperExtras | None = None,
     ) -> None:
         self.paper = paper
         self.health = health or {}
         self.highlighted_repo = highlighted_repo
+        self.extras = extras
         self.redraw()
 
     def styles_for_text(self) -> PaperStyles:
@@ -107,6 +111,7 @@ class PaperBody(Static):
             health_notice=getattr(health, "notice", None),
             highlighted_repo=self.highlighted_repo,
             include_note=self.include_note,
+            extras=self.extras,
         )
         return render_paper(self.paper, ctx)
 
@@ -119,6 +124,7 @@ class PaperPanel(VerticalScroll):
         self.paper: PaperView | None = None
         self.highlighted_repo = 0
         self.health: Mapping[str, str] = {}
+        self.extras: PaperExtras | None = None  # similar, weights & data, readiness
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield PaperBody("Select a paper.", id="paper-body")
@@ -127,6 +133,7 @@ class PaperPanel(VerticalScroll):
         same = paper is not None and self.paper is not None and paper.id == self.paper.id
         self.paper = paper
         if not same:
+            self.extras = None
             self.highlighted_repo = 0
             self.scroll_home(animate=False)
         self._redraw()
@@ -138,7 +145,12 @@ class PaperPanel(VerticalScroll):
         body = self.query_one("#paper-body", PaperBody)
         if self.paper is None:
             body.hint = "No paper selected."
-        body.show(self.paper, health=self.health, highlighted_repo=self.highlighted_repo)
+        body.show(
+            self.paper,
+            health=self.health,
+            highlighted_repo=self.highlighted_repo,
+            extras=self.extras,
+        )
 
     def cycle_repo(self, step: int) -> None:
         if self.paper is not None and self.paper.repos:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -21,6 +22,11 @@ from rich.text import Text
 
 from digest_tui.paper_view import MachineFit, PaperView
 from digest_tui.textsafe import printable, printable_offsets
+from digest_tui.tui.widgets.reproduce_section import readiness_line, weights_section
+from digest_tui.tui.widgets.similar_section import similar_section
+
+if TYPE_CHECKING:
+    from digest_tui.tui.paper_extras import PaperExtras
 
 _KIND_BADGE = {
     "official": "OFFICIAL",
@@ -59,6 +65,8 @@ class RenderContext:
     health_notice: str | None = None  # one line when GitHub could not be reached
     highlighted_repo: int = 0
     include_note: bool = True
+    # Similar papers, Hub weights & data, repo readiness: None until a worker has them.
+    extras: PaperExtras | None = None
 
 
 Section = Callable[[PaperView, RenderContext], list[RenderableType]]
@@ -141,6 +149,9 @@ def code(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
             out.append(Text("    " + printable(info), style=muted))
         elif repo.stars is not None:
             out.append(Text(f"    ★ {repo.stars}", style=muted))
+        ready = readiness_line(repo.url, ctx)
+        if ready is not None:
+            out.append(ready)
     links = [link for link in paper.links if link.kind != "repo"]
     if links:
         out.append(_heading("Links", ctx))
@@ -226,7 +237,9 @@ SECTIONS: tuple[tuple[Section, ...], ...] = (
     (header, user_state),
     (topics,),
     (code,),
+    (weights_section,),
     (hardware,),
+    (similar_section,),
     (abstract,),
 )
 

@@ -1,0 +1,140 @@
+"""SQL functions for `has:weights`, `has:runnable` and the "reproducible"/"readiness" sorts.
+
+What they need lives outside the library file: which papers the Hub cites (the artifact index
+in the cache dir, sources/hf_artifacts.py), how ready each GitHub repo is (the readiness
+cache, repohealth/) and the user's machines. `install_repro_functions` registers on a
+connection:
+
+- `paper_has_weights(arxiv_id)`: 1 when a Hub model or dataset cites the paper (as cached);
+- `paper_readiness(repos_json)`: the best readiness score of the paper's GitHub repos, 0 when
+  none was checked;
+- `paper_runnable(repos_json)`: 1 when one of them is runnable (environment + instructions);
+- `paper_fits_mine(hardware_json)`: 1 when the paper's hardware fits one of the machines.
+
+Each reads a snapshot of its cache taken at most SNAPSHOT_SECONDS ago, so a query over
+100,000 papers costs set lookups, and what a background fetch adds shows on the next query.
+Nothing is fetched here: these read caches only.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from digest_tui.store.fits import MachinesSource, machine_fits
+
+SNAPSHOT_SECONDS = 2.0
+T = TypeVar("T")
+
+
+class _Snapshot(Generic[T]):
+    """A value loaded by `load`, reloaded when older than SNAPSHOT_SECONDS."""
+
+    def __init__(self, load: Callable[[], T], empty: T) -> None:
+        self._load, self._value, self._at = load, empty, -1.0
+        self._lock = threading.Lock()
+
+    def get(self) -> T:
+        with self._lock:
+            now = time.monotonic()
+            if self._at < 0 or now - self._at > SNAPSHOT_SECONDS:
+                self._value, self._at = self._load(), now
+            return self._value
+
+
+def install_repro_functions(
+    conn: sqlite3.Connection,
+    cache_dir: Path | None,
+    machines: MachinesSource = (),
+    catalog: Any | Callable[[], Any] = None,
+) -> None:
+    """Register the four functions on `conn`; with no `cache_dir` they answer 0."""
+
+    def load_weights() -> frozenset[str]:
+        if cache_dir is None:
+            return frozenset()
+        from digest_tui.sources.hf_artifacts import ArtifactIndex
+
+        return ArtifactIndex(cache_dir).with_weights()
+
+    def load_readiness() -> dict[str, tuple[int, bool]]:
+        path = cache_dir / "repo_health.sqlite3" if cache_dir is not None else None
+        if path is None or not path.exists():
+            return {}
+        from digest_tui.repohealth.cache import HealthCache
+
+        try:
+            with HealthCache(path) as cache:
+                return cache.readiness_scores()
+        except sqlite3.Error:
+            return {}
+
+    weights: _Snapshot[frozenset[str]] = _Snapshot(load_weights, frozenset())
+    readiness: _Snapshot[dict[str, tuple[int, bool]]] = _Snapshot(load_readiness, {})
+
+    def has_weights(arxiv_id: str | None) -> int:
+        return int(bool(arxiv_id) and arxiv_id in weights.get())
+
+    # Per repos JSON, for the snapshot it was computed from: a sort calls this for every row
+    # (parsing 20,000 repo lists twice per query cost ~40% of a readiness sort).
+    memo: dict[str, tuple[int, bool]] = {}
+    memo_of: list[object] = [None]
+
+    def best(repos_json: str | None) -> tuple[int, bool]:
+        scores = readiness.get()
+        if not repos_json or not scores:
+            return 0, False
+        if memo_of[0] is not scores:
+            memo.clear()
+            memo_of[0] = scores
+        found = memo.get(repos_json)
+        if found is None:
+            top, runnable = 0, False
+            for key in _github_keys(repos_json):
+                score, ok = scores.get(key, (0, False))
+                top, runnable = max(top, score), runnable or ok
+            found = memo[repos_json] = (top, runnable)
+        return found
+
+    machine_list: list[Any] | None = None
+
+    @lru_cache(maxsize=65536)
+    def fits_mine(hardware: str | None) -> int:
+        nonlocal machine_list
+        if not hardware:
+            return 0
+        if machine_list is None:
+            machine_list = list(machines() if callable(machines) else machines)
+        if not machine_list:
+            return 0
+        try:
+            suggestion = json.loads(hardware)
+        except ValueError:
+            return 0
+        data = catalog() if callable(catalog) else catalog
+        return int(any(machine_fits(suggestion, m, data) for m in machine_list))
+
+    conn.create_function("paper_has_weights", 1, has_weights)
+    conn.create_function("paper_readiness", 1, lambda repos: best(repos)[0])
+    conn.create_function("paper_runnable", 1, lambda repos: int(best(repos)[1]))
+    conn.create_function("paper_fits_mine", 1, fits_mine)
+
+
+def _github_keys(repos_json: str) -> list[str]:
+    try:
+        repos = json.loads(repos_json)
+    except ValueError:
+        return []
+    keys = []
+    for repo in repos if isinstance(repos, list) else []:
+        if isinstance(repo, dict) and repo.get("host") == "github.com":
+            owner, name = repo.get("owner"), repo.get("name")
+            if isinstance(owner, str) and isinstance(name, str):
+                keys.append(f"{owner.lower()}/{name.lower()}")
+    return keys
