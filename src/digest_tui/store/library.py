@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import json
 import sqlite3
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,7 +31,7 @@ from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.field_caps import cap_fields, where_from
 from digest_tui.store.fits import install_fits
-from digest_tui.store.query import PaperQuery, build_select
+from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
 
 if TYPE_CHECKING:
     from digest_tui.enrich.pipeline import Enricher
@@ -86,6 +87,15 @@ class ImportReport:
         self.warnings.extend(other.warnings)
 
 
+# The columns of a ListRow, in its order.
+_LIST_COLUMNS = (
+    "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
+    "coalesce(s.bookmarked, 0), coalesce(s.read, 0), p.first_seen"
+)
+# Rowids per `IN (...)` of list_rows_by_rowid: far below SQLite's limit on bound parameters.
+_ROWID_CHUNK = 500
+
+
 class ListRow(NamedTuple):
     """What the paper list needs per row: a tuple, so 100,000 of them build and stay cheap
     (a frozen dataclass cost 6x more to build, bench_search)."""
@@ -100,6 +110,8 @@ class ListRow(NamedTuple):
     max_stars: int | None
     bookmarked: bool = False
     read: bool = False
+    # The date of the first digest that listed it: what an undated paper sorts (and shows) by.
+    listed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -618,17 +630,39 @@ class Library:
         return shortest_prefixes(((r[0], r[1]) for r in names), ids)
 
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
-        sql, params = build_select(
-            query,
-            "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
-            "coalesce(s.bookmarked, 0), coalesce(s.read, 0)",
-            join_state=True,
-        )
+        sql, params = build_select(query, _LIST_COLUMNS, join_state=True)
         cursor = self.conn.cursor()
         cursor.row_factory = None  # plain tuples: no sqlite3.Row per paper
         make = ListRow._make
         # fetchall: one call into C, not a Python-level __next__ per row (db.LibraryCursor)
         return [make(row) for row in cursor.execute(sql, params).fetchall()]
+
+    def list_rowids(self, query: PaperQuery) -> array[int]:
+        """The matching papers' rowids in list order: 8 bytes a paper, read from indexes (the
+        paper list fetches only the rows it shows, `list_rows_by_rowid`)."""
+        sql, params = build_rowid_select(query)
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        return array("q", [row[0] for row in cursor.execute(sql, params).fetchall()])
+
+    def list_rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
+        """The list rows of these papers, by rowid (papers gone since are missing)."""
+        found: dict[int, ListRow] = {}
+        make = ListRow._make
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        wanted = list(dict.fromkeys(rowids))
+        for start in range(0, len(wanted), _ROWID_CHUNK):
+            chunk = wanted[start : start + _ROWID_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                f"SELECT {_LIST_COLUMNS} FROM papers p "
+                "LEFT JOIN paper_state s ON s.paper_rowid = p.rowid "
+                f"WHERE p.rowid IN ({marks})"
+            )
+            for row in cursor.execute(sql, chunk).fetchall():
+                found[row[0]] = make(row)
+        return found
 
     def rows(self, query: PaperQuery) -> list[sqlite3.Row]:
         sql, params = build_select(query, "p.*")
