@@ -27,15 +27,14 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TextArea, Tree
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from digest_tui.config import AppContext
 from digest_tui.paper_view import PaperView
-from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
 from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
-from digest_tui.tui.library_service import LibraryService, Selection
+from digest_tui.tui.library_service import LibraryService, ListWindow, Selection
 from digest_tui.tui.notices import ShownNotice, notify_text
 from digest_tui.tui.screens.editors import (
     ListPickScreen,
@@ -49,8 +48,6 @@ from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-
-SEARCH_DEBOUNCE_SECONDS = 0.08
 
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
@@ -120,7 +117,9 @@ class DigestApp(App[int]):
         self._quitting = threading.Event()
         self.sort: str | None = None
         self._auto_read_timer: Any = None
-        self._search_timer: Any = None
+        # Bumped by each request for a new list: a result for an older request is dropped,
+        # so a slow query never overwrites the list of a newer one.
+        self._rows_request = 0
         self.layout_name: Layout | None = None
 
     # ---- layout -------------------------------------------------------------------------
@@ -149,7 +148,9 @@ class DigestApp(App[int]):
         # From here on a library call on this thread is a bug the service refuses.
         self.service.ui_thread = threading.get_ident()
         self._apply_layout(self.size.width)
-        self.main_screen.query_one(PaperList).focus()
+        papers = self.main_screen.query_one(PaperList)
+        papers.row_source = self.service.rows_by_rowid  # called from the list's own worker
+        papers.focus()
         self._startup()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -211,10 +212,14 @@ class DigestApp(App[int]):
         def progress(message: str) -> None:
             self._notify_from_thread(message, timeout=4)
 
+        # The first screen before anything else: ordered rowids off an index and the rows
+        # of a screen or so (the sample load, re-enrichment and tree counts come after).
+        request = self._rows_request
+        window = self.service.list_window(self.selection, self.search_text, self.sort)
+        self._send(msg.RowsLoaded(window, request))
         self.service.startup(progress)
         tree = self.service.tree_data()
-        rows = self.service.rows(self.selection, self.search_text, self.sort)
-        self._send(msg.LibraryReady(tree, rows, self.service.theme()))
+        self._send(msg.LibraryReady(tree, self.service.theme()))
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
@@ -222,7 +227,7 @@ class DigestApp(App[int]):
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.main_screen.query_one(NavTree).populate(message.tree)
-        self._show_rows(message.rows)
+        self.refresh_rows()  # the start-up may have loaded the sample or re-enriched papers
         self.ready = True
         if self.ctx.settings.sync_on_start:
             self._sync(quiet_if_unconfigured=True)
@@ -251,30 +256,44 @@ class DigestApp(App[int]):
         status.update(Text(printable(message)))
         status.set_class(bool(message), "visible")
 
-    @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
-    def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
-        worker = get_current_worker()
-        rows = self.service.rows(selection, search, self.sort)
-        if not worker.is_cancelled:  # a newer query replaced this one: drop stale rows
-            self._send(msg.RowsLoaded(rows, keep_id))
+    def _load_rows(self, selection: Selection, search: str, keep_rowid: int | None) -> None:
+        self._rows_request += 1
+        self._load_window(selection, search, keep_rowid, self._rows_request)
+
+    # Not exclusive: cancelling cannot stop a thread anyway. Stale work is skipped instead:
+    # a request that a newer keystroke has replaced does not query, and its result (if it
+    # was already running) is dropped by on_rows_loaded.
+    @work(thread=True, group="rows", exit_on_error=False)
+    def _load_window(
+        self, selection: Selection, search: str, keep_rowid: int | None, request: int
+    ) -> None:
+        if request != self._rows_request:
+            return
+        window = self.service.list_window(selection, search, self.sort, keep_rowid)
+        if request == self._rows_request:
+            self._send(msg.RowsLoaded(window, request))
 
     def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
-        self._show_rows(message.rows, message.keep_id)
+        if message.request != self._rows_request:
+            return  # the list of an older request (typing ran ahead of it)
+        self._show_rows(message.window)
 
-    def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
+    def _show_rows(self, window: ListWindow) -> None:
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
-        self.main_screen.query_one(PaperList).set_rows(rows, keep_id=keep_id)
-        title = f"{self.selection.label} · {len(rows)} papers"
+        papers = self.main_screen.query_one(PaperList)
+        papers.set_window(window.rowids, window.rows, cursor=window.cursor, start=window.start)
+        title = f"{self.selection.label} · {len(window.rowids)} papers"
         if self.search_text:
             title += f" · search: {printable(self.search_text)}"
         self.main_screen.query_one("#list-title", Static).update(Text(title))
-        if not rows:
+        if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
     def refresh_rows(self) -> None:
-        current = self.main_screen.query_one(PaperList).current
-        self._load_rows(self.selection, self.search_text, current.id if current else None)
+        papers = self.main_screen.query_one(PaperList)
+        keep = papers.rowids[papers.cursor] if papers.cursor < papers.count else None
+        self._load_rows(self.selection, self.search_text, keep)
 
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
     def _load_paper(self, paper_id: str) -> None:
@@ -345,15 +364,10 @@ class DigestApp(App[int]):
 
     @on(Input.Changed, "#search")
     def _on_search(self, event: Input.Changed) -> None:
-        # Search once typing pauses, not for every intermediate prefix: each query at 100,000
-        # papers costs tens of ms and they would queue behind each other.
+        # Every keystroke searches: a query is ordered rowids plus one screen of rows, a few
+        # ms at 100,000 papers, so no debounce; a newer keystroke's list replaces older ones.
         self.search_text = event.value
-        if self._search_timer is not None:
-            self._search_timer.stop()
-        self._search_timer = self.set_timer(
-            SEARCH_DEBOUNCE_SECONDS,
-            lambda: self._load_rows(self.selection, self.search_text, None),
-        )
+        self._load_rows(self.selection, self.search_text, None)
 
     # ---- actions ------------------------------------------------------------------------
 
@@ -629,11 +643,12 @@ class DigestApp(App[int]):
         if current is None or self.selection.kind != "list" or self.selection.value is None:
             return
         target = papers.cursor + step
-        if not 0 <= target < len(papers.rows):
+        neighbour_row = papers.row_at(target)
+        if neighbour_row is None:
             return
         name = self.selection.value
         # Place it on the other side of its neighbour.
-        neighbour = papers.rows[target].id
+        neighbour = neighbour_row.id
         if step < 0:
             self._change_state("", self._move_before, name, current.id, neighbour)
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -76,6 +77,22 @@ class TreeData:
     lists: Mapping[str, int]  # reading list -> papers, by name
 
 
+@dataclass(frozen=True)
+class ListWindow:
+    """A list as the paper list takes it: every matching rowid in order, the cursor's
+    position, and the rows around it already fetched (those at `start` and after)."""
+
+    rowids: array[int]
+    cursor: int
+    start: int
+    rows: Mapping[int, ListRow]
+
+
+# Rows fetched with a new list: a screen and more around the cursor, so the first frame
+# needs no second round trip to the library.
+WINDOW_ROWS = 256
+
+
 class UIThreadCall(RuntimeError):
     """A blocking library call made on the UI thread: a bug in the app (see the module doc)."""
 
@@ -135,6 +152,35 @@ class LibraryService:
         query.new_since = self.new_since
         with self._locked() as library:
             return library.list_rows(query)
+
+    # ---- the windowed paper list ------------------------------------------------------
+
+    def list_window(
+        self,
+        selection: Selection,
+        search: str = "",
+        sort: str | None = None,
+        keep_rowid: int | None = None,
+    ) -> ListWindow:
+        """The ordered rowids of a list, with the rows around the cursor: on `keep_rowid`
+        when that paper is still listed, else at the top."""
+        query = selection.query(search)
+        query.sort = sort or query.sort
+        query.new_since = self.new_since
+        with self._locked() as library:
+            rowids = library.list_rowids(query)
+            cursor = 0
+            if keep_rowid is not None:
+                with contextlib.suppress(ValueError):
+                    cursor = rowids.index(keep_rowid)
+            start = max(0, cursor - WINDOW_ROWS // 4)
+            rows = library.list_rows_by_rowid(rowids[start : start + WINDOW_ROWS])
+        return ListWindow(rowids, cursor, start, rows)
+
+    def rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
+        """The list rows of these papers (the list fetches what scrolls into view)."""
+        with self._locked() as library:
+            return library.list_rows_by_rowid(rowids)
 
     def tree_data(self) -> TreeData:
         with self._locked() as library:

@@ -13,16 +13,14 @@ from textual.message import Message
 
 from digest_tui.paper_view import PaperView
 from digest_tui.state.model import NoteState
-from digest_tui.store.library import ListRow
-from digest_tui.tui.library_service import TreeData
+from digest_tui.tui.library_service import ListWindow, TreeData
 
 
 @dataclass
 class LibraryReady(Message):
-    """Start-up finished: the first tree, rows and the saved theme."""
+    """Start-up finished: the first tree and the saved theme (the list came first)."""
 
     tree: TreeData
-    rows: list[ListRow]
     theme: str | None
 
 
@@ -33,8 +31,10 @@ class TreeLoaded(Message):
 
 @dataclass
 class RowsLoaded(Message):
-    rows: list[ListRow]
-    keep_id: str | None = None
+    """A new list for the paper list, the answer to the app's request number `request`."""
+
+    window: ListWindow
+    request: int
 
 
 @dataclass
