@@ -7,6 +7,8 @@ scan of the wide `papers` rows.
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,3 +104,32 @@ def test_orders_and_filters_come_off_a_covering_index(library: Library, search: 
 def test_ranked_words_with_rowid_filters_never_read_papers(library: Library, search: str) -> None:
     sql, _ = build_rowid_select(PaperQuery(search=search))
     assert " papers p" not in sql and "papers_fts MATCH" in sql, sql
+
+
+def test_a_remembered_list_is_forgotten_when_the_library_changes(
+    big_home: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "library.sqlite3"
+    shutil.copyfile(big_home / "data" / "library.sqlite3", path)
+    library = Library(connect(path))
+    try:
+        everything = library.list_rowids(PaperQuery())
+        assert library.list_rowids(PaperQuery()) is everything  # unchanged: from memory
+        assert len(library.list_rowids(PaperQuery(bookmarked=True))) == 0
+
+        # A change made through this connection...
+        library.state.bookmark("t000005", True)
+        assert list(library.list_rowids(PaperQuery(bookmarked=True))) == [5]
+
+        # ...and a paper committed by another connection (a sync or fetch worker's own).
+        other = sqlite3.connect(path)
+        with other:
+            other.execute(
+                "INSERT INTO papers (rowid, id, title_key, title, published, source, added_at) "
+                "VALUES (200001, 'new', 'new', 'Brand new', '2030-01-01', 'test', 'now')"
+            )
+        other.close()
+        again = library.list_rowids(PaperQuery())
+        assert len(again) == big_library.PAPERS + 1 and again[0] == 200001
+    finally:
+        library.conn.close()

@@ -92,6 +92,8 @@ _LIST_COLUMNS = (
     "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
     "coalesce(s.bookmarked, 0), coalesce(s.read, 0), p.first_seen"
 )
+# Lists of rowids remembered by list_rowids (up to 800 KB each at 100,000 papers).
+_ROWID_MEMO_SIZE = 8
 # Rowids per `IN (...)` of list_rows_by_rowid: far below SQLite's limit on bound parameters.
 _ROWID_CHUNK = 500
 
@@ -196,6 +198,7 @@ class Library:
     def __init__(self, conn: sqlite3.Connection, enricher: Enricher | None = None) -> None:
         self.conn = conn
         self.enricher = enricher
+        self._rowid_memo: dict[tuple[str, tuple[Any, ...]], tuple[Any, array[int]]] = {}
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
 
@@ -639,11 +642,29 @@ class Library:
 
     def list_rowids(self, query: PaperQuery) -> array[int]:
         """The matching papers' rowids in list order: 8 bytes a paper, read from indexes (the
-        paper list fetches only the rows it shows, `list_rows_by_rowid`)."""
+        paper list fetches only the rows it shows, `list_rows_by_rowid`). The array may be
+        shared with later calls: read it, never change it."""
         sql, params = build_rowid_select(query)
+        # The same list asked again (Escape back to every paper, a backspace, the reload
+        # after start-up) is answered from memory while the database is unchanged: SQLite's
+        # data_version moves when another connection commits, total_changes when this one does.
+        # `fits:` reads the user's config, not only the database: never remembered.
+        key = (sql, tuple(params))
+        stamp = (
+            self.conn.execute("PRAGMA data_version").fetchone()[0],
+            self.conn.total_changes,
+        )
+        remembered = self._rowid_memo.get(key)
+        if remembered is not None and remembered[0] == stamp:
+            return remembered[1]
         cursor = self.conn.cursor()
         cursor.row_factory = None
-        return array("q", [row[0] for row in cursor.execute(sql, params).fetchall()])
+        rowids = array("q", [row[0] for row in cursor.execute(sql, params).fetchall()])
+        if "paper_fits" not in sql:
+            if len(self._rowid_memo) >= _ROWID_MEMO_SIZE:
+                del self._rowid_memo[next(iter(self._rowid_memo))]  # the oldest
+            self._rowid_memo[key] = (stamp, rowids)
+        return rowids
 
     def list_rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
         """The list rows of these papers, by rowid (papers gone since are missing)."""

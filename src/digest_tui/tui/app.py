@@ -286,7 +286,8 @@ class DigestApp(App[int]):
         title = f"{self.selection.label} · {len(window.rowids)} papers"
         if self.search_text:
             title += f" · search: {printable(self.search_text)}"
-        self.main_screen.query_one("#list-title", Static).update(Text(title))
+        # One line of fixed height: no layout pass (a full-screen reflow per keystroke).
+        self.main_screen.query_one("#list-title", Static).update(Text(title), layout=False)
         if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 

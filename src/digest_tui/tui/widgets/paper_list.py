@@ -159,6 +159,7 @@ class PaperList(ScrollView, can_focus=True):
         self.rowids = rowids
         self._rows = dict(rows)
         self._pages_pending.clear()
+        self._render_cached.cache_clear()  # bounded anyway; a new list rarely redraws old rows
         end = start + len(rows)
         self._pages_loaded = {
             page
@@ -244,7 +245,6 @@ class PaperList(ScrollView, can_focus=True):
         self._pages_loaded |= message.pages
         self._rows.update(message.rows)
         self._trim_cache()
-        self._render_cached.cache_clear()
         self.refresh()
         if self._highlight_owed and self.current is not None:
             self._highlight_owed = False
@@ -261,7 +261,7 @@ class PaperList(ScrollView, can_focus=True):
     # ---- cursor -------------------------------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._render_cached.cache_clear()
+        # The render cache is keyed by row and cursor flag: moving needs no clearing.
         self.refresh()
         if self.rowids:
             self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
@@ -309,6 +309,11 @@ class PaperList(ScrollView, can_focus=True):
         if 0 <= index < len(self.rowids):
             self.cursor = index
         self.focus()
+
+    def notify_style_update(self) -> None:
+        # A theme change or a pseudo-class (focus): cached strips carry the old colours.
+        self._render_cached.cache_clear()
+        super().notify_style_update()
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(event.size.width, len(self.rowids))
