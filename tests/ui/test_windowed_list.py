@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from digest_tui.config import AppContext
+from digest_tui.errors import RowNotFetched
 from digest_tui.store.library import ListRow
 from digest_tui.tui import messages as msg
 from digest_tui.tui.app import DigestApp
@@ -244,6 +245,8 @@ async def test_rows_not_fetched_yet_are_placeholders_until_they_arrive(big_home:
         papers.cursor = middle
         await pilot.pause()
         assert papers.current is None  # not fetched yet: drawn as a placeholder
+        with pytest.raises(RowNotFetched):
+            papers.rows[middle]  # noqa: B018 - indexing it is the point
         assert "⋯" in line_text(papers, middle)
         assert ORACLE_DATE[middle] in asked
         # Only the pages around the viewport were asked for, not the whole list.

@@ -26,6 +26,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from digest_tui.errors import RowNotFetched
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 
@@ -42,10 +43,6 @@ CACHE_ROWS = 16 * PAGE_ROWS
 
 # Fetches the list rows of these rowids (a blocking library call: run in a worker thread).
 RowSource = Callable[[Sequence[int]], Mapping[int, ListRow]]
-
-
-class RowNotFetched(LookupError):
-    """The row at this position is not fetched yet (it is drawn as a placeholder)."""
 
 
 class LoadedRows(Sequence[ListRow]):
