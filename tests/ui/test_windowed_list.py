@@ -246,7 +246,7 @@ async def test_rows_not_fetched_yet_are_placeholders_until_they_arrive(big_home:
         await pilot.pause()
         assert papers.current is None  # not fetched yet: drawn as a placeholder
         with pytest.raises(RowNotFetched):
-            papers.rows[middle]  # noqa: B018 - indexing it is the point
+            papers.rows[middle]  # indexing it is the point
         assert "⋯" in line_text(papers, middle)
         assert ORACLE_DATE[middle] in asked
         # Only the pages around the viewport were asked for, not the whole list.
