@@ -110,6 +110,11 @@ class LibraryService:
         # the app leaves even if their worker is still blocked on the network.
         self._own: set[Library] = set()
         self._own_lock = threading.Lock()
+        # The paper list reads through a connection of its own (list_window, rows_by_rowid):
+        # WAL lets it read while the shared connection is busy (start-up counts, a long
+        # re-enrichment), so typing never waits for them.
+        self._reader: Library | None = None
+        self._reader_lock = threading.Lock()
 
     @contextmanager
     def _locked(self) -> Iterator[Library]:
@@ -155,6 +160,19 @@ class LibraryService:
 
     # ---- the windowed paper list ------------------------------------------------------
 
+    @contextmanager
+    def _list_reader(self) -> Iterator[Library]:
+        if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
+            raise UIThreadCall("a library call was made on the UI thread; use a worker")
+        with self._reader_lock:
+            if self._reader is None:
+                from digest_tui.service import open_library
+
+                # Opening may migrate the file: never at the same time as the shared one.
+                with self._lock:
+                    self._reader = open_library(self.ctx)
+            yield self._reader
+
     def list_window(
         self,
         selection: Selection,
@@ -167,7 +185,7 @@ class LibraryService:
         query = selection.query(search)
         query.sort = sort or query.sort
         query.new_since = self.new_since
-        with self._locked() as library:
+        with self._list_reader() as library:
             rowids = library.list_rowids(query)
             cursor = 0
             if keep_rowid is not None:
@@ -179,7 +197,7 @@ class LibraryService:
 
     def rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
         """The list rows of these papers (the list fetches what scrolls into view)."""
-        with self._locked() as library:
+        with self._list_reader() as library:
             return library.list_rows_by_rowid(rowids)
 
     def tree_data(self) -> TreeData:
@@ -333,6 +351,13 @@ class LibraryService:
             self._health = None
         with self._own_lock:
             own, self._own = list(self._own), set()
+        if self._reader_lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
+            try:
+                if self._reader is not None:
+                    _close_quietly(self._reader)
+                    self._reader = None
+            finally:
+                self._reader_lock.release()
         for library in own:
             # Its worker is blocked outside SQLite (on the network) or about to notice the
             # app's cancel flag; an open transaction is rolled back, committed work stays.
