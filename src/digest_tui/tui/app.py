@@ -17,6 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from rich.text import Text
@@ -120,6 +121,7 @@ class DigestApp(App[int]):
         # Bumped by each request for a new list: a result for an older request is dropped,
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
+        self._first_window: Future[ListWindow] | None = None
         self.layout_name: Layout | None = None
 
     # ---- layout -------------------------------------------------------------------------
@@ -142,7 +144,11 @@ class DigestApp(App[int]):
 
         # Thread workers run on the loop's default executor: make it one that quitting never
         # waits for (see exit_paths).
-        asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
+        executor = DaemonThreadExecutor()
+        asyncio.get_running_loop().set_default_executor(executor)
+        # The first screen of the list is read while the widgets are composed and styled
+        # (SQLite releases the GIL): the start-up worker then only hands it over.
+        self._first_window = executor.submit(self.service.list_window, self.selection)
 
     def on_mount(self) -> None:
         # From here on a library call on this thread is a bug the service refuses.
@@ -215,7 +221,10 @@ class DigestApp(App[int]):
         # The first screen before anything else: ordered rowids off an index and the rows
         # of a screen or so (the sample load, re-enrichment and tree counts come after).
         request = self._rows_request
-        window = self.service.list_window(self.selection, self.search_text, self.sort)
+        if self._first_window is not None:
+            window = self._first_window.result()
+        else:
+            window = self.service.list_window(self.selection, self.search_text, self.sort)
         self._send(msg.RowsLoaded(window, request))
         self.service.startup(progress)
         tree = self.service.tree_data()
