@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
 from digest_tui.errors import RowNotFetched
 from digest_tui.store.library import ListRow
@@ -40,6 +41,11 @@ DATE_COLUMN_FROM = 60
 PAGE_ROWS = 128
 # Rows kept in memory before the pages far from the viewport are dropped.
 CACHE_ROWS = 16 * PAGE_ROWS
+
+# While the reader types (the list does not have focus), the paper under the cursor of each new
+# list is announced only once the list has stayed for this long: the panel then renders the
+# paper once per pause, not once per keystroke (rendering it costs more than the search).
+SETTLE_SECONDS = 0.25
 
 # Fetches the list rows of these rowids (a blocking library call: run in a worker thread).
 RowSource = Callable[[Sequence[int]], Mapping[int, ListRow]]
@@ -138,6 +144,8 @@ class PaperList(ScrollView, can_focus=True):
         self._pages_pending: set[int] = set()
         self._highlight_owed = False
         self._announced: ListRow | None = None
+        self._settle_timer: Timer | None = None
+        self._replacing = False  # set_window is moving the cursor, not the reader
         self._render_cached = lru_cache(maxsize=512)(self._render_row)
 
     # ---- data ---------------------------------------------------------------------------
@@ -164,7 +172,11 @@ class PaperList(ScrollView, can_focus=True):
             if page * PAGE_ROWS >= start and min((page + 1) * PAGE_ROWS, len(rowids)) <= end
         }
         self.virtual_size = Size(self.size.width, len(self.rowids))
-        self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
+        self._replacing = True
+        try:
+            self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
+        finally:
+            self._replacing = False
         self.refresh()
 
     def set_rows(self, rows: Sequence[ListRow], *, keep_id: str | None = None) -> None:
@@ -272,12 +284,29 @@ class PaperList(ScrollView, can_focus=True):
             self._announce(row)
 
     def _announce(self, row: ListRow | None) -> None:
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+            self._settle_timer = None
         # A new list with the same paper under the cursor (a reload after start-up, a search
         # that keeps the top paper) is no news: the panel would reload the same paper.
         if row is not None and row == self._announced:
             return
+        if self._replacing and not self.has_focus:
+            # A list replaced while the reader types: wait for a pause (SETTLE_SECONDS).
+            self._settle_timer = self.set_timer(SETTLE_SECONDS, self._announce_settled)
+            return
         self._announced = row
         self.post_message(self.Highlighted(self, row))
+
+    def _announce_settled(self) -> None:
+        self._settle_timer = None
+        row = self.current
+        if row is not None and row != self._announced:
+            self._announced = row
+            self.post_message(self.Highlighted(self, row))
+        elif row is None and not self.rowids and self._announced is not None:
+            self._announced = None
+            self.post_message(self.Highlighted(self, None))
 
     def _move(self, delta: int) -> None:
         if self.rowids:
