@@ -11,6 +11,7 @@ Titles are untrusted text: they become plain Segments, never markup.
 
 from __future__ import annotations
 
+import asyncio
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
@@ -25,7 +26,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
 from digest_tui.errors import RowNotFetched
 from digest_tui.store.library import ListRow
@@ -144,7 +144,6 @@ class PaperList(ScrollView, can_focus=True):
         self._pages_pending: set[int] = set()
         self._highlight_owed = False
         self._announced: ListRow | None = None
-        self._settle_timer: Timer | None = None
         self._replacing = False  # set_window is moving the cursor, not the reader
         self._render_cached = lru_cache(maxsize=512)(self._render_row)
 
@@ -284,22 +283,27 @@ class PaperList(ScrollView, can_focus=True):
             self._announce(row)
 
     def _announce(self, row: ListRow | None) -> None:
-        if self._settle_timer is not None:
-            self._settle_timer.stop()
-            self._settle_timer = None
         # A new list with the same paper under the cursor (a reload after start-up, a search
         # that keeps the top paper) is no news: the panel would reload the same paper.
         if row is not None and row == self._announced:
             return
         if self._replacing and not self.has_focus:
-            # A list replaced while the reader types: wait for a pause (SETTLE_SECONDS).
-            self._settle_timer = self.set_timer(SETTLE_SECONDS, self._announce_settled)
+            # A list replaced while the reader types: wait for a pause (SETTLE_SECONDS). A
+            # worker, not a timer, so whoever waits for the app's work waits for this too.
+            generation = self.generation
+
+            async def pause() -> None:
+                await asyncio.sleep(SETTLE_SECONDS)
+                self._announce_settled(generation)
+
+            self.run_worker(pause(), group="paper-list-settle", exit_on_error=False)
             return
         self._announced = row
         self.post_message(self.Highlighted(self, row))
 
-    def _announce_settled(self) -> None:
-        self._settle_timer = None
+    def _announce_settled(self, generation: int) -> None:
+        if generation != self.generation:
+            return  # a newer list came meanwhile: its own pause announces it
         row = self.current
         if row is not None and row != self._announced:
             self._announced = row
