@@ -269,37 +269,3 @@ async def test_the_list_never_narrows_when_the_terminal_widens(home: Path) -> No
     assert await _list_width(140) >= await _list_width(139)
     widths = [await _list_width(w) for w in (100, 120, 138, 139, 140, 141, 160)]
     assert widths == sorted(widths), widths
-
-
-async def test_lists_replaced_while_typing_load_only_the_last_top_paper(big_home: Path) -> None:
-    """While the search box has the keys, each keystroke replaces the list; the panel renders
-    the top paper once the lists stop coming, not once per intermediate list (rendering a
-    paper costs more than the search)."""
-    app = DigestApp(AppContext())
-    async with app.run_test(size=SIZE) as pilot:
-        papers = await started(pilot)
-        announced: list[int | None] = []
-        post = papers.post_message
-
-        def spy(message):  # type: ignore[no-untyped-def]
-            if isinstance(message, PaperList.Highlighted):
-                announced.append(message.row.rowid if message.row else None)
-            return post(message)
-
-        papers.post_message = spy  # type: ignore[method-assign]
-        await pilot.press("slash")  # the search box has focus now
-        assert not papers.has_focus
-        kernel = await asyncio.to_thread(app.service.list_window, Selection(), "kernel")
-        needle = await asyncio.to_thread(app.service.list_window, Selection(), "zeppelin")
-        assert kernel.rowids[0] != big_library.NEEDLE
-        # Two lists in a row, as two quick keystrokes deliver them.
-        papers.set_window(kernel.rowids, kernel.rows, start=kernel.start)
-        papers.set_window(needle.rowids, needle.rows, start=needle.start)
-        for _ in range(600):  # a deadline of ~60 s for the pause to be noticed
-            await pilot.pause(0.1)
-            if announced:
-                break
-        await settle(pilot)
-        assert announced == [big_library.NEEDLE]
-        panel_paper = app.query_one("#panel").paper  # type: ignore[attr-defined]
-        assert panel_paper.id == f"t{big_library.NEEDLE:06d}"

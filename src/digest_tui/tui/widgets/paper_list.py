@@ -11,7 +11,6 @@ Titles are untrusted text: they become plain Segments, never markup.
 
 from __future__ import annotations
 
-import asyncio
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
@@ -41,11 +40,6 @@ DATE_COLUMN_FROM = 60
 PAGE_ROWS = 128
 # Rows kept in memory before the pages far from the viewport are dropped.
 CACHE_ROWS = 16 * PAGE_ROWS
-
-# While the reader types (the list does not have focus), the paper under the cursor of each new
-# list is announced only once the list has stayed for this long: the panel then renders the
-# paper once per pause, not once per keystroke (rendering it costs more than the search).
-SETTLE_SECONDS = 0.25
 
 # Fetches the list rows of these rowids (a blocking library call: run in a worker thread).
 RowSource = Callable[[Sequence[int]], Mapping[int, ListRow]]
@@ -144,7 +138,6 @@ class PaperList(ScrollView, can_focus=True):
         self._pages_pending: set[int] = set()
         self._highlight_owed = False
         self._announced: ListRow | None = None
-        self._replacing = False  # set_window is moving the cursor, not the reader
         self._render_cached = lru_cache(maxsize=512)(self._render_row)
 
     # ---- data ---------------------------------------------------------------------------
@@ -171,11 +164,7 @@ class PaperList(ScrollView, can_focus=True):
             if page * PAGE_ROWS >= start and min((page + 1) * PAGE_ROWS, len(rowids)) <= end
         }
         self.virtual_size = Size(self.size.width, len(self.rowids))
-        self._replacing = True
-        try:
-            self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
-        finally:
-            self._replacing = False
+        self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
         self.refresh()
 
     def set_rows(self, rows: Sequence[ListRow], *, keep_id: str | None = None) -> None:
@@ -287,30 +276,11 @@ class PaperList(ScrollView, can_focus=True):
         # that keeps the top paper) is no news: the panel would reload the same paper.
         if row is not None and row == self._announced:
             return
-        if self._replacing and not self.has_focus:
-            # A list replaced while the reader types: wait for a pause (SETTLE_SECONDS). A
-            # worker, not a timer, so whoever waits for the app's work waits for this too.
-            generation = self.generation
-
-            async def pause() -> None:
-                await asyncio.sleep(SETTLE_SECONDS)
-                self._announce_settled(generation)
-
-            self.run_worker(pause(), group="paper-list-settle", exit_on_error=False)
-            return
+        # Announced at once, also while the reader types: keys such as `b` act on the paper
+        # the panel shows, so the panel must follow the list (delaying it until typing paused
+        # bookmarked the previous top paper after a quick Enter, b).
         self._announced = row
         self.post_message(self.Highlighted(self, row))
-
-    def _announce_settled(self, generation: int) -> None:
-        if generation != self.generation:
-            return  # a newer list came meanwhile: its own pause announces it
-        row = self.current
-        if row is not None and row != self._announced:
-            self._announced = row
-            self.post_message(self.Highlighted(self, row))
-        elif row is None and not self.rowids and self._announced is not None:
-            self._announced = None
-            self.post_message(self.Highlighted(self, None))
 
     def _move(self, delta: int) -> None:
         if self.rowids:
