@@ -5,8 +5,9 @@
 The app runs headless (`run_test`) on a DIGEST_TUI_HOME with the synthetic library. After `/`
 opens the search box, queries are typed one character at a time. Per keystroke it measures the
 time from `pilot.press(char)` until
-- rows: `PaperList.set_rows` has been given the rows *for the text typed so far* (results of an
-  older query that arrive late do not count), and
+- rows: the list has been given the list *for the text typed so far* (its ordered rowids and
+  the rows of the first screen, `DigestApp._show_rows`; results of an older query that arrive
+  late do not count), and
 - painted: the frame showing them has been composed (a `call_after_refresh` callback).
 The next key is pressed only once the previous one's rows are painted ("one key at a time").
 
@@ -26,9 +27,8 @@ from typing import Any
 
 from _common import current_rss_mb, summary_ms, table, write_result
 from digest_tui.config import AppContext
-from digest_tui.store.library import ListRow
 from digest_tui.tui.app import DigestApp
-from digest_tui.tui.library_service import Selection
+from digest_tui.tui.library_service import ListWindow, Selection
 from digest_tui.tui.widgets.paper_list import PaperList
 from synthetic import DEFAULT_SEED, build_library, digest_home
 
@@ -47,29 +47,29 @@ class Recorder:
         self.painted: dict[str, float] = {}
         self.row_counts: dict[str, int] = {}
         self.error: BaseException | None = None
-        service_rows = app.service.rows
+        service_window = app.service.list_window
         show_rows = app._show_rows
 
-        def rows(selection: Selection, search: str = "", *rest: Any, **kw: Any) -> list[ListRow]:
+        def window(selection: Selection, search: str = "", *rest: Any, **kw: Any) -> ListWindow:
             try:
-                result = service_rows(selection, search, *rest, **kw)
+                result = service_window(selection, search, *rest, **kw)
             except BaseException as exc:  # a worker's error is otherwise silent
                 self.error = exc
                 raise
             self.by_list[id(result)] = search
             return result
 
-        def shown(rows: list[ListRow], keep_id: str | None = None) -> None:
-            show_rows(rows, keep_id)
-            search = self.by_list.pop(id(rows), None)
+        def shown(listed: ListWindow) -> None:
+            show_rows(listed)
+            search = self.by_list.pop(id(listed), None)
             if search is None:
                 return
             self.shown[search] = time.perf_counter()
-            self.row_counts[search] = len(rows)
+            self.row_counts[search] = len(listed.rowids)
             app.call_after_refresh(self._painted, search)
 
         # Instance attributes shadow the methods: the workers look them up at call time.
-        app.service.rows = rows  # type: ignore[method-assign]
+        app.service.list_window = window  # type: ignore[method-assign]
         app._show_rows = shown  # type: ignore[method-assign]
 
     def _painted(self, search: str) -> None:

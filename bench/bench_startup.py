@@ -11,7 +11,8 @@ The apps run with `App.run(headless=True, size=...)`: everything but writing esc
 a terminal happens.
 
 - digest: the real DigestApp on a DIGEST_TUI_HOME holding --papers synthetic papers (its start-up
-  worker opens SQLite, checks for stale enrichment, builds the tree counts and loads all rows);
+  worker opens SQLite and shows the first window of the list, the ordered rowids and a screen of
+  rows; the sample check, stale enrichment, tree counts come after that paint);
 - baseline: a bare Textual app with the same shape (a Horizontal of a Tree, an empty
   ScrollView-based list and a Static, plus a Footer), no data: Textual's own floor.
 
@@ -54,8 +55,8 @@ def _rss_mb() -> tuple[float, float]:
 
 def child_digest(out: Path) -> None:
     from digest_tui.config import AppContext
-    from digest_tui.store.library import ListRow
     from digest_tui.tui.app import DigestApp
+    from digest_tui.tui.library_service import ListWindow
 
     imported = time.monotonic()
     record: dict[str, Any] = {"child_start": _T_CHILD_START, "imported": imported}
@@ -74,11 +75,11 @@ def child_digest(out: Path) -> None:
         def _first_frame(self) -> None:
             record["first_frame"] = time.monotonic()
 
-        def _show_rows(self, rows: list[ListRow], keep_id: str | None = None) -> None:
-            super()._show_rows(rows, keep_id)
+        def _show_rows(self, window: ListWindow) -> None:
+            super()._show_rows(window)
             if "rows_shown" not in record:
                 record["rows_shown"] = time.monotonic()
-                record["rows"] = len(rows)
+                record["rows"] = len(window.rowids)
                 self.call_after_refresh(self._rows_painted)
 
         def _rows_painted(self) -> None:
@@ -152,6 +153,9 @@ def child_steps(out: Path) -> None:
     service = LibraryService(AppContext())
     library = service.library
     now = step("open library (connect, migrate, Enricher)", now)
+    window = service.list_window(Selection(), "")
+    record["rows"] = len(window.rowids)
+    now = step("list_window: ordered rowids + first rows (first paint)", now)
     from digest_tui.service import load_sample_if_empty
 
     load_sample_if_empty(library)
@@ -163,10 +167,7 @@ def child_steps(out: Path) -> None:
     now = step("stale_count", now)
     service.tree_data()
     now = step("tree_data (counts, digests)", now)
-    rows = service.rows(Selection(), "")
-    record["rows"] = len(rows)
-    now = step("rows: list_rows of all papers", now)
-    service.paper(rows[0].id)
+    service.paper(window.rows[window.rowids[0]].id)
     now = step("paper panel: first paper", now)
     out.write_text(json.dumps(record))
 

@@ -62,6 +62,11 @@ class StoreError(DigestError):
     """The library file cannot be used; the message says which file and why."""
 
 
+class RowNotFetched(DigestError, LookupError):
+    """The paper list's row at a position is not fetched yet (the list draws a placeholder
+    and fetches it; code indexing the list's rows asked too early)."""
+
+
 class QueryError(DigestError, ValueError):
     """A filter that cannot be applied; the message says which and why."""
 

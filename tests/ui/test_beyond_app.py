@@ -78,7 +78,7 @@ async def test_for_you_ranks_against_bookmarks_and_explains(home):
         tree = app.query_one(NavTree)
         tree.move_cursor(find_node(tree, "foryou", None))
         await settle(pilot)
-        assert app.query_one(PaperList).rows == []  # nothing bookmarked yet
+        assert list(app.query_one(PaperList).rows) == []  # nothing bookmarked yet
         tree.move_cursor(find_node(tree, "all", None))
         await settle(pilot)
         liked = app.query_one(PaperPanel).paper

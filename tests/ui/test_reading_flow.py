@@ -129,7 +129,7 @@ async def test_a_note_conflict_shows_in_the_panel_and_the_list_row(home):
         await settle(pilot)
         await pilot.press("slash", *"flashmoe", "enter")
         await settle(pilot)
-        rows = app.query_one(PaperList).rows
+        rows = list(app.query_one(PaperList).rows)  # a copy: `rows` is a live view
         assert [row.note_conflict for row in rows] == [True]
         panel = app.query_one(PaperPanel)
         assert panel.paper.title.startswith("FlashMoE")
@@ -163,4 +163,4 @@ async def test_new_since_last_visit_counts_right_on_the_second_launch(
         assert labels(tree)["New since last visit"] == "New since last visit 0"
         tree.move_cursor(find_node(tree, "new", None))
         await settle(pilot)
-        assert app2.query_one(PaperList).rows == []
+        assert list(app2.query_one(PaperList).rows) == []

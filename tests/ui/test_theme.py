@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from rich.style import Style
 
 from digest_tui.config import AppContext
@@ -132,11 +131,6 @@ async def test_switching_theme_recolours_the_panel(home: Path) -> None:
         assert app.query_one(PaperBody).styles_for_text().heading.color != heading.color
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="widgets/paper_list.py keeps its rendered lines across a theme switch "
-    "(its LRU cache is not cleared): owned by the list's rewrite",
-)
 async def test_switching_theme_recolours_the_list(home: Path) -> None:
     app = _make_app()
     async with app.run_test(size=SIZE) as pilot:

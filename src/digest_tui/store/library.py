@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import json
 import sqlite3
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,7 +31,7 @@ from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.field_caps import cap_fields, where_from
 from digest_tui.store.fits import install_fits
-from digest_tui.store.query import PaperQuery, build_select
+from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
 
 if TYPE_CHECKING:
     from digest_tui.enrich.pipeline import Enricher
@@ -87,6 +88,18 @@ class ImportReport:
         self.warnings.extend(other.warnings)
 
 
+# The columns of a ListRow, in its order.
+_LIST_COLUMNS = (
+    "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
+    "coalesce(s.bookmarked, 0), coalesce(s.read, 0), coalesce(s.note_conflicts, 0) > 0, "
+    "p.first_seen"
+)
+# Lists of rowids remembered by list_rowids (up to 800 KB each at 100,000 papers).
+_ROWID_MEMO_SIZE = 8
+# Rowids per `IN (...)` of list_rows_by_rowid: far below SQLite's limit on bound parameters.
+_ROWID_CHUNK = 500
+
+
 class ListRow(NamedTuple):
     """What the paper list needs per row: a tuple, so 100,000 of them build and stay cheap
     (a frozen dataclass cost 6x more to build, bench_search)."""
@@ -103,6 +116,8 @@ class ListRow(NamedTuple):
     read: bool = False
     # Its note kept more than one version after a sync (concurrent edits): the list marks it.
     note_conflict: bool = False
+    # The date of the first digest that listed it: what an undated paper sorts (and shows) by.
+    listed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +202,7 @@ class Library:
     def __init__(self, conn: sqlite3.Connection, enricher: Enricher | None = None) -> None:
         self.conn = conn
         self.enricher = enricher
+        self._rowid_memo: dict[tuple[str, tuple[Any, ...]], tuple[Any, array[int]]] = {}
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
 
@@ -621,17 +637,57 @@ class Library:
         return shortest_prefixes(((r[0], r[1]) for r in names), ids)
 
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
-        sql, params = build_select(
-            query,
-            "p.rowid, p.id, p.title, p.published, p.upvotes, p.has_code, p.topics, p.max_stars, "
-            "coalesce(s.bookmarked, 0), coalesce(s.read, 0), coalesce(s.note_conflicts, 0) > 0",
-            join_state=True,
-        )
+        sql, params = build_select(query, _LIST_COLUMNS, join_state=True)
         cursor = self.conn.cursor()
         cursor.row_factory = None  # plain tuples: no sqlite3.Row per paper
         make = ListRow._make
         # fetchall: one call into C, not a Python-level __next__ per row (db.LibraryCursor)
         return [make(row) for row in cursor.execute(sql, params).fetchall()]
+
+    def list_rowids(self, query: PaperQuery) -> array[int]:
+        """The matching papers' rowids in list order: 8 bytes a paper, read from indexes (the
+        paper list fetches only the rows it shows, `list_rows_by_rowid`). The array may be
+        shared with later calls: read it, never change it."""
+        sql, params = build_rowid_select(query)
+        # The same list asked again (Escape back to every paper, a backspace, the reload
+        # after start-up) is answered from memory while the database is unchanged: SQLite's
+        # data_version moves when another connection commits, total_changes when this one does.
+        # `fits:` reads the user's config, not only the database: never remembered.
+        key = (sql, tuple(params))
+        stamp = (
+            self.conn.execute("PRAGMA data_version").fetchone()[0],
+            self.conn.total_changes,
+        )
+        remembered = self._rowid_memo.get(key)
+        if remembered is not None and remembered[0] == stamp:
+            return remembered[1]
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        rowids = array("q", [row[0] for row in cursor.execute(sql, params).fetchall()])
+        if "paper_fits" not in sql:
+            if len(self._rowid_memo) >= _ROWID_MEMO_SIZE:
+                del self._rowid_memo[next(iter(self._rowid_memo))]  # the oldest
+            self._rowid_memo[key] = (stamp, rowids)
+        return rowids
+
+    def list_rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
+        """The list rows of these papers, by rowid (papers gone since are missing)."""
+        found: dict[int, ListRow] = {}
+        make = ListRow._make
+        cursor = self.conn.cursor()
+        cursor.row_factory = None
+        wanted = list(dict.fromkeys(rowids))
+        for start in range(0, len(wanted), _ROWID_CHUNK):
+            chunk = wanted[start : start + _ROWID_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                f"SELECT {_LIST_COLUMNS} FROM papers p "
+                "LEFT JOIN paper_state s ON s.paper_rowid = p.rowid "
+                f"WHERE p.rowid IN ({marks})"
+            )
+            for row in cursor.execute(sql, chunk).fetchall():
+                found[row[0]] = make(row)
+        return found
 
     def rows(self, query: PaperQuery) -> list[sqlite3.Row]:
         sql, params = build_select(query, "p.*")

@@ -7,6 +7,7 @@ ranked with bm25, title hits weighing most. All values are bound parameters.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,30 +64,34 @@ class PaperQuery:
         return parse_search(self.search)
 
 
-def build_select(
-    query: PaperQuery, columns: str, *, join_state: bool = False
-) -> tuple[str, list[Any]]:
-    """`join_state` makes the user's state available as `s` (the list shows its marks)."""
+@dataclass
+class _Plan:
+    """A query's parts before they become SQL: the rowid path and the row path share them."""
+
+    where: list[str]
+    params: list[Any]  # for `where`, in order
+    fts: str | None  # the FTS5 expression, when there are words to match
+    order: str
+    order_params: list[Any]
+    relevance: bool  # ordered by bm25 (only with `fts`)
+
+
+def _plan(query: PaperQuery) -> _Plan:
     parsed = query.parsed
     where: list[str] = []
     params: list[Any] = []
-    joins = ""
 
+    # Topic sets are broad (thousands of papers): `+p.rowid` keeps SQLite walking the list's
+    # order index and probing the set, instead of fetching every member's wide row and sorting.
     topics = ([query.topic] if query.topic else []) + parsed.values("topic")
     for topic in topics:
         if topic == "other":
-            where.append("NOT EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid)")
+            where.append("+p.rowid NOT IN (SELECT paper_rowid FROM paper_topics)")
         else:
-            where.append(
-                "EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid "
-                "AND t.topic = ?)"
-            )
+            where.append("+p.rowid IN (SELECT paper_rowid FROM paper_topics WHERE topic = ?)")
             params.append(topic)
     for topic in parsed.values("-topic"):
-        where.append(
-            "NOT EXISTS (SELECT 1 FROM paper_topics t WHERE t.paper_rowid = p.rowid "
-            "AND t.topic = ?)"
-        )
+        where.append("+p.rowid NOT IN (SELECT paper_rowid FROM paper_topics WHERE topic = ?)")
         params.append(topic)
 
     digests = ([query.digest] if query.digest else []) + parsed.values("digest")
@@ -127,32 +132,83 @@ def build_select(
         params.extend(clause_params)
 
     fts = fts_query(parsed)
-    if fts is not None:
-        joins = "JOIN papers_fts ON papers_fts.rowid = p.rowid"
-        where.append("papers_fts MATCH ?")
-        params.append(fts)
-    elif parsed.excluded:
+    if fts is None and parsed.excluded:
         # Only exclusions: every paper that does not mention them.
         where.append("p.rowid NOT IN (SELECT rowid FROM papers_fts WHERE papers_fts MATCH ?)")
         params.append(" OR ".join(f'"{w}"' for w in parsed.excluded))
 
     sort: str | None = query.sort or next(iter(parsed.values("sort")), None)
     lists = ([query.reading_list] if query.reading_list else []) + parsed.values("list")
+    order_params: list[Any] = []
+    relevance = False
     if sort is None and fts is None and len(lists) == 1:
         # A reading list reads in its own order unless another sort is asked for.
         order = f"({_LIST_POSITION}), {_SORTS['date']}"
-        params.extend([lists[0], lists[0]])
+        order_params = [lists[0], lists[0]]
     elif sort == "relevance" or (sort is None and fts is not None):
-        order = f"{_BM25}, p.rowid DESC" if fts is not None else _SORTS["date"]
+        relevance = fts is not None
+        order = f"{_BM25}, p.rowid DESC" if relevance else _SORTS["date"]
     else:
         order = _SORTS.get(sort or "date", _SORTS["date"])
+    return _Plan(where, params, fts, order, order_params, relevance)
 
+
+def build_select(
+    query: PaperQuery, columns: str, *, join_state: bool = False
+) -> tuple[str, list[Any]]:
+    """`join_state` makes the user's state available as `s` (the list shows its marks)."""
+    plan = _plan(query)
+    where, params = list(plan.where), list(plan.params)
+    joins = ""
+    if plan.fts is not None:
+        joins = "JOIN papers_fts ON papers_fts.rowid = p.rowid"
+        where.append("papers_fts MATCH ?")
+        params.append(plan.fts)
     if join_state:
         joins += " LEFT JOIN paper_state s ON s.paper_rowid = p.rowid"
     sql = f"SELECT {columns} FROM papers p {joins}"
     if where:
         sql += " WHERE " + " AND ".join(where)
-    sql += f" ORDER BY {order}"
+    sql += f" ORDER BY {plan.order}"
+    params.extend(plan.order_params)
+    if query.limit is not None:
+        sql += " LIMIT ?"
+        params.append(int(query.limit))
+    return sql, params
+
+
+# A filter that reads a column of the paper's row (not only its rowid).
+_ROW_COLUMN = re.compile(r"\bp\.(?!rowid\b)\w")
+_P_ROWID = re.compile(r"\bp\.rowid\b")
+
+
+def build_rowid_select(query: PaperQuery) -> tuple[str, list[Any]]:
+    """The matching papers' rowids in list order, reading as little as possible: the paper
+    list fetches the rows it shows by rowid (`Library.list_rows_by_rowid`).
+
+    Ranked by relevance with filters that need only rowids (topics, tags, lists, marks), the
+    query never touches `papers`: bm25 over the FTS index alone. Otherwise the order comes
+    off the sort indexes of migration 006, which also carry the columns filters read."""
+    plan = _plan(query)
+    where, params = list(plan.where), list(plan.params)
+    if plan.relevance and plan.fts is not None and not any(_ROW_COLUMN.search(w) for w in where):
+        rowid_only = [_P_ROWID.sub("papers_fts.rowid", clause) for clause in where]
+        sql = (
+            "SELECT papers_fts.rowid FROM papers_fts WHERE "
+            + " AND ".join([*rowid_only, "papers_fts MATCH ?"])
+            + f" ORDER BY {_BM25}, papers_fts.rowid DESC"
+        )
+        params.append(plan.fts)
+    else:
+        sql = "SELECT p.rowid FROM papers p"
+        if plan.fts is not None:
+            sql += " JOIN papers_fts ON papers_fts.rowid = p.rowid"
+            where.append("papers_fts MATCH ?")
+            params.append(plan.fts)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += f" ORDER BY {plan.order}"
+        params.extend(plan.order_params)
     if query.limit is not None:
         sql += " LIMIT ?"
         params.append(int(query.limit))

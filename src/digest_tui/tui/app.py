@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import threading
 import time
+from array import array
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
 
@@ -36,7 +38,7 @@ from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
 from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
-from digest_tui.tui.library_service import LibraryService, Selection
+from digest_tui.tui.library_service import LibraryService, ListWindow, Selection
 from digest_tui.tui.navigation import (
     SORTS,
     SearchScope,
@@ -60,8 +62,6 @@ from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
-
-SEARCH_DEBOUNCE_SECONDS = 0.08
 
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
@@ -144,7 +144,10 @@ class DigestApp(App[int]):
         self._quitting = threading.Event()
         self.sort: str | None = None
         self._auto_read_timer: Any = None
-        self._search_timer: Any = None
+        # Bumped by each request for a new list: a result for an older request is dropped,
+        # so a slow query never overwrites the list of a newer one.
+        self._rows_request = 0
+        self._first_window: Future[tuple[ViewPrefs, ListWindow]] | None = None
         self.layout_name: Layout | None = None
         # The ids the last "mark all shown read" changed: what `u` puts back.
         self._undo_mark_all: list[str] = []
@@ -174,13 +177,19 @@ class DigestApp(App[int]):
 
         # Thread workers run on the loop's default executor: make it one that quitting never
         # waits for (see exit_paths).
-        asyncio.get_running_loop().set_default_executor(DaemonThreadExecutor())
+        executor = DaemonThreadExecutor()
+        asyncio.get_running_loop().set_default_executor(executor)
+        # The first screen of the list is read while the widgets are composed and styled
+        # (SQLite releases the GIL): the start-up worker then only hands it over.
+        self._first_window = executor.submit(self._first_view)
 
     def on_mount(self) -> None:
         # From here on a library call on this thread is a bug the service refuses.
         self.service.ui_thread = threading.get_ident()
         self._apply_layout(self.size.width)
-        self.main_screen.query_one(PaperList).focus()
+        papers = self.main_screen.query_one(PaperList)
+        papers.row_source = self.service.rows_by_rowid  # called from the list's own worker
+        papers.focus()
         self._startup()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -242,24 +251,40 @@ class DigestApp(App[int]):
         def progress(message: str) -> None:
             self._notify_from_thread(message, timeout=4)
 
+        # The first screen before anything else: the view left last time, its ordered rowids
+        # off an index and the rows of a screen or so (the sample load, re-enrichment and
+        # tree counts come after).
+        request = self._rows_request
+        if self._first_window is not None:
+            prefs, window = self._first_window.result()
+        else:
+            prefs, window = self._first_view()
+        self._send(msg.ViewRestored(prefs))
+        self._send(msg.RowsLoaded(window, request))
         self.service.startup(progress)
-        prefs = self.service.view_prefs()
-        # The view left last time; a first launch opens "Today" (the newest digest).
-        prefs = replace(prefs, selection=prefs.selection or Selection("today", None, "Today"))
         tree = self.service.tree_data()
-        rows = self.service.rows(prefs.selection or Selection(), self.search_text, prefs.sort)
-        self._send(msg.LibraryReady(tree, rows, self.service.theme(), prefs))
+        self._send(msg.LibraryReady(tree, self.service.theme()))
+
+    def _first_view(self) -> tuple[ViewPrefs, ListWindow]:
+        """(In a thread.) The view to open on, with its first window of rows: the node, sort
+        and panel left last time; a first launch opens "Today" (the newest digest)."""
+        prefs = self.service.view_prefs()
+        prefs = replace(prefs, selection=prefs.selection or Selection("today", None, "Today"))
+        window = self.service.list_window(prefs.selection or Selection(), "", prefs.sort)
+        return prefs, window
+
+    def on_view_restored(self, message: msg.ViewRestored) -> None:
+        prefs = message.prefs
+        self.selection, self.sort = prefs.selection or Selection(), prefs.sort
+        self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
         if theme and theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        prefs = message.prefs
-        self.selection, self.sort = prefs.selection or Selection(), prefs.sort
-        self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
-        self._show_rows(message.rows)
-        self._populate_tree(message.tree)
+        if not self._populate_tree(message.tree):
+            self.refresh_rows()  # the start-up may have loaded the sample or re-enriched papers
         self.ready = True
         self._build_similar_index()
         if self.ctx.settings.sync_on_start:
@@ -289,32 +314,65 @@ class DigestApp(App[int]):
         status.update(Text(printable(message)))
         status.set_class(bool(message), "visible")
 
-    @work(thread=True, exclusive=True, group="rows", exit_on_error=False)
-    def _load_rows(self, selection: Selection, search: str, keep_id: str | None) -> None:
-        worker = get_current_worker()
-        rows = self.service.rows(selection, search, self.sort)
-        scope = self.service.search_scope(selection, search) if search.strip() else None
-        if not worker.is_cancelled:  # a newer query replaced this one: drop stale rows
-            self._send(msg.RowsLoaded(rows, keep_id, scope))
+    def _load_rows(
+        self,
+        selection: Selection,
+        search: str,
+        keep: int | str | None,
+        previous: Sequence[int] = (),
+    ) -> None:
+        """Ask for a new list; the cursor stays on `keep` (a rowid or a paper id), or when it
+        left the view on its nearest neighbour in `previous` (the list shown before)."""
+        self._rows_request += 1
+        self._load_window(selection, search, keep, previous, self._rows_request)
+
+    # Not exclusive: cancelling cannot stop a thread anyway. Stale work is skipped instead:
+    # a request that a newer keystroke has replaced does not query, and its result (if it
+    # was already running) is dropped by on_rows_loaded.
+    @work(thread=True, group="rows", exit_on_error=False)
+    def _load_window(
+        self,
+        selection: Selection,
+        search: str,
+        keep: int | str | None,
+        previous: Sequence[int],
+        request: int,
+    ) -> None:
+        if request != self._rows_request:
+            return
+        window = self.service.list_window(selection, search, self.sort, keep, previous)
+        if request != self._rows_request:
+            return
+        self._send(msg.RowsLoaded(window, request))
+        if search.strip():
+            # After the list, so a keystroke's result never waits for these counts.
+            scope = self.service.search_scope(selection, search)
+            if request == self._rows_request:
+                self._send(msg.ScopeLoaded(scope, request))
 
     def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
-        self._show_rows(message.rows, message.keep_id, message.scope)
+        if message.request != self._rows_request:
+            return  # the list of an older request (typing ran ahead of it)
+        self._show_rows(message.window)
 
-    def _show_rows(
-        self, rows: list[ListRow], keep_id: str | None = None, scope: SearchScope | None = None
-    ) -> None:
+    def on_scope_loaded(self, message: msg.ScopeLoaded) -> None:
+        if message.request == self._rows_request:
+            count = self.main_screen.query_one(PaperList).count
+            self._show_list_header(count, message.scope)
+
+    def _show_rows(self, window: ListWindow) -> None:
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
         papers = self.main_screen.query_one(PaperList)
-        keep_id = self._cursor_after_refresh(papers.rows, rows, keep_id)
-        papers.set_rows(rows, keep_id=keep_id)
-        self._show_list_header(len(rows), scope)
-        if not rows:
+        papers.set_window(window.rowids, window.rows, cursor=window.cursor, start=window.start)
+        self._show_list_header(len(window.rowids), None)
+        if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
     def refresh_rows(self) -> None:
-        current = self.main_screen.query_one(PaperList).current
-        self._load_rows(self.selection, self.search_text, current.id if current else None)
+        papers = self.main_screen.query_one(PaperList)
+        keep = papers.rowids[papers.cursor] if papers.cursor < papers.count else None
+        self._load_rows(self.selection, self.search_text, keep, papers.rowids)
 
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
     def _load_paper(self, paper_id: str) -> None:
@@ -390,15 +448,10 @@ class DigestApp(App[int]):
 
     @on(Input.Changed, "#search")
     def _on_search(self, event: Input.Changed) -> None:
-        # Search once typing pauses, not for every intermediate prefix: each query at 100,000
-        # papers costs tens of ms and they would queue behind each other.
+        # Every keystroke searches: a query is ordered rowids plus one screen of rows, a few
+        # ms at 100,000 papers, so no debounce; a newer keystroke's list replaces older ones.
         self.search_text = event.value
-        if self._search_timer is not None:
-            self._search_timer.stop()
-        self._search_timer = self.set_timer(
-            SEARCH_DEBOUNCE_SECONDS,
-            lambda: self._load_rows(self.selection, self.search_text, None),
-        )
+        self._load_rows(self.selection, self.search_text, None)
 
     # ---- actions ------------------------------------------------------------------------
 
@@ -575,6 +628,8 @@ class DigestApp(App[int]):
                 return
             if isinstance(result, msg.MarkedRead):
                 self._send(result)
+                if not result.paper_ids:
+                    return
             if isinstance(result, str):
                 done = result  # a toggle says what it did once it knows
             if done:
@@ -708,11 +763,12 @@ class DigestApp(App[int]):
         if current is None or self.selection.kind != "list" or self.selection.value is None:
             return
         target = papers.cursor + step
-        if not 0 <= target < len(papers.rows):
+        neighbour_row = papers.row_at(target)
+        if neighbour_row is None:
             return
         name = self.selection.value
         # Place it on the other side of its neighbour.
-        neighbour = papers.rows[target].id
+        neighbour = neighbour_row.id
         if step < 0:
             self._change_state("", self._move_before, name, current.id, neighbour)
         else:
@@ -835,40 +891,25 @@ class DigestApp(App[int]):
 
     # ---- navigation that stays put ------------------------------------------------------
 
-    def _populate_tree(self, data: Any) -> None:
+    def _populate_tree(self, data: Any) -> bool:
         """Rebuild the tree with the cursor on the app's selection (found by its key). When
         that node is gone (its last paper left a tag, a remembered list was deleted), the
-        cursor falls back to "All papers" and the list follows it."""
+        cursor falls back to "All papers" and the list follows it: True then."""
         shown = self.main_screen.query_one(NavTree).populate(data, keep=self.selection)
         if shown is not None and shown.key != self.selection.key:
             self.selection = shown
             self._load_rows(shown, self.search_text, None)
             self._remember_view()
-
-    @staticmethod
-    def _cursor_after_refresh(
-        old: list[ListRow], new: list[ListRow], keep_id: str | None
-    ) -> str | None:
-        """The paper the list cursor stays on: `keep_id`, or when it left the view (`x` in a
-        list, `r` in "Unread") the nearest paper after it that is still listed, else before."""
-        if keep_id is None:
-            return None
-        listed = {row.id for row in new}
-        if keep_id in listed:
-            return keep_id
-        index = next((i for i, row in enumerate(old) if row.id == keep_id), None)
-        if index is None:
-            return None
-        for row in [*old[index + 1 :], *reversed(old[:index])]:
-            if row.id in listed:
-                return row.id
-        return None
+            return True
+        return False
 
     def _show_list_header(self, count: int, scope: SearchScope | None) -> None:
         sort = effective_sort(self.selection, self.search_text, self.sort)
         title = list_header(self.selection, count, self.search_text, sort, scope)
-        self.main_screen.query_one("#list-title", Static).update(Text(title))
-        notes = search_notes(self.selection, count, scope) if self.search_text.strip() else []
+        # One line of fixed height: no layout pass (a full-screen reflow per keystroke).
+        self.main_screen.query_one("#list-title", Static).update(Text(title), layout=False)
+        searching = self.search_text.strip() and scope is not None
+        notes = search_notes(self.selection, count, scope) if searching else []
         self.main_screen.query_one(SearchNotes).show(notes)
 
     def _remember_view(self) -> None:
@@ -892,23 +933,38 @@ class DigestApp(App[int]):
     # ---- the reading flow ------------------------------------------------------------------
 
     def action_next_unread(self, step: int) -> None:
-        """`.`/`,`: the next/previous unread paper of the list, wrapping around its ends."""
+        """`.`/`,`: the next/previous unread paper of the list, wrapping around its ends. The
+        list holds rowids only, so a worker looks the read marks up."""
         papers = self.main_screen.query_one(PaperList)
-        index = next_unread(papers.rows, papers.cursor, step)
-        if index is None:
+        self._find_unread(papers.rowids, papers.cursor, step, self._rows_request)
+
+    @work(thread=True, exclusive=True, group="next-unread", exit_on_error=False)
+    def _find_unread(self, rowids: Sequence[int], cursor: int, step: int, request: int) -> None:
+        read = self.service.read_rowids()
+        index = next_unread(rowids, read, cursor, step)
+        wrapped = index is not None and (index < cursor) == (step > 0)
+        self._send(msg.NextUnreadFound(index, wrapped, request))
+
+    def on_next_unread_found(self, message: msg.NextUnreadFound) -> None:
+        if message.request != self._rows_request:
+            return  # the list changed meanwhile: that position means another paper
+        if message.index is None:
             self.notify_text(f"No more unread papers in {self.selection.label}.", timeout=3)
             return
-        if (index < papers.cursor) == (step > 0):
+        if message.wrapped:
             self.notify_text("Wrapped around the list.", timeout=2)
-        papers.cursor = index
+        self.main_screen.query_one(PaperList).cursor = message.index
 
     def action_mark_all_read(self) -> None:
         """`A`: every paper the list shows now is marked read, one op each (so it syncs)."""
-        ids = [row.id for row in self.main_screen.query_one(PaperList).rows if not row.read]
+        rowids = array("q", self.main_screen.query_one(PaperList).rowids)
+        self._change_state("", self._mark_all_read, rowids)
+
+    def _mark_all_read(self, rowids: Sequence[int]) -> msg.MarkedRead | str:
+        ids = self.service.unread_ids(rowids)
         if not ids:
-            self.notify_text("Every paper shown is read already.", timeout=3)
-            return
-        self._change_state("", self._mark_read, ids, False)
+            return "Every paper shown is read already."
+        return self._mark_read(ids, False)
 
     def action_undo_mark_all(self) -> None:
         """`u`: put back as unread what the last `A` marked read."""

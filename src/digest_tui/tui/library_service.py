@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -56,6 +57,22 @@ class TreeData:
     today: DigestRow | None = None  # the newest digest ("Today"), None in an empty library
 
 
+@dataclass(frozen=True)
+class ListWindow:
+    """A list as the paper list takes it: every matching rowid in order, the cursor's
+    position, and the rows around it already fetched (those at `start` and after)."""
+
+    rowids: array[int]
+    cursor: int
+    start: int
+    rows: Mapping[int, ListRow]
+
+
+# Rows fetched with a new list: a screen and more around the cursor, so the first frame
+# needs no second round trip to the library.
+WINDOW_ROWS = 256
+
+
 class UIThreadCall(RuntimeError):
     """A blocking library call made on the UI thread: a bug in the app (see the module doc)."""
 
@@ -77,6 +94,11 @@ class LibraryService:
         # the app leaves even if their worker is still blocked on the network.
         self._own: set[Library] = set()
         self._own_lock = threading.Lock()
+        # The paper list reads through a connection of its own (list_window, rows_by_rowid):
+        # WAL lets it read while the shared connection is busy (start-up counts, a long
+        # re-enrichment), so typing never waits for them.
+        self._reader: Library | None = None
+        self._reader_lock = threading.Lock()
 
     @contextmanager
     def _locked(self) -> Iterator[Library]:
@@ -118,6 +140,75 @@ class LibraryService:
             return self.for_you_rows()
         with self._locked() as library:
             return library.list_rows(self._query(library, selection, search, sort))
+
+    # ---- the windowed paper list ------------------------------------------------------
+
+    @contextmanager
+    def _list_reader(self) -> Iterator[Library]:
+        if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
+            raise UIThreadCall("a library call was made on the UI thread; use a worker")
+        with self._reader_lock:
+            if self._reader is None:
+                from digest_tui.service import open_library
+
+                # Opening may migrate the file: never at the same time as the shared one.
+                with self._lock:
+                    self._reader = open_library(self.ctx)
+            yield self._reader
+
+    def list_window(
+        self,
+        selection: Selection,
+        search: str = "",
+        sort: str | None = None,
+        keep: int | str | None = None,
+        previous: Sequence[int] = (),
+    ) -> ListWindow:
+        """The ordered rowids of a list, with the rows around the cursor. The cursor stays on
+        `keep` (a rowid, or a paper id) when that paper is still listed; when it left the
+        view (`x` in a list, `r` in "Unread") it goes to the nearest paper after it in the
+        `previous` list that is still listed, else before it; else to the top."""
+        if selection.kind == "foryou":
+            return self._for_you_window(keep)
+        with self._list_reader() as library:
+            query = self._query(library, selection, search, sort)
+            rowids = library.list_rowids(query)
+            keep_rowid = _rowid_of(library, keep)
+            cursor = _cursor_position(rowids, keep_rowid, previous)
+            start = max(0, cursor - WINDOW_ROWS // 4)
+            rows = library.list_rows_by_rowid(rowids[start : start + WINDOW_ROWS])
+        return ListWindow(rowids, cursor, start, rows)
+
+    def _for_you_window(self, keep: int | str | None) -> ListWindow:
+        """ "For you" is ranked in Python (a short list): every row comes with it."""
+        rows = self.for_you_rows()
+        rowids = array("q", (row.rowid for row in rows))
+        cursor = next((i for i, row in enumerate(rows) if keep in (row.rowid, row.id)), 0)
+        return ListWindow(rowids, cursor, 0, {row.rowid: row for row in rows})
+
+    def read_rowids(self) -> set[int]:
+        """The rowids of every paper marked read (what `.`/`,` skip), from the list reader."""
+        with self._list_reader() as library:
+            rows = library.conn.execute("SELECT paper_rowid FROM paper_state WHERE read = 1")
+            return {int(row[0]) for row in rows}
+
+    def unread_ids(self, rowids: Sequence[int]) -> list[str]:
+        """The ids of the papers among `rowids` not marked read, in list order (for `A`)."""
+        read = self.read_rowids()
+        wanted = [rowid for rowid in rowids if rowid not in read]
+        with self._list_reader() as library:
+            ids: dict[int, str] = {}
+            for begin in range(0, len(wanted), 500):
+                chunk = wanted[begin : begin + 500]
+                marks = ",".join("?" * len(chunk))
+                sql = f"SELECT rowid, id FROM papers WHERE rowid IN ({marks})"
+                ids.update((int(r[0]), str(r[1])) for r in library.conn.execute(sql, chunk))
+        return [ids[rowid] for rowid in wanted if rowid in ids]
+
+    def rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
+        """The list rows of these papers (the list fetches what scrolls into view)."""
+        with self._list_reader() as library:
+            return library.list_rows_by_rowid(rowids)
 
     def tree_data(self) -> TreeData:
         with self._locked() as library:
@@ -436,6 +527,13 @@ class LibraryService:
             self._health = None
         with self._own_lock:
             own, self._own = list(self._own), set()
+        if self._reader_lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
+            try:
+                if self._reader is not None:
+                    _close_quietly(self._reader)
+                    self._reader = None
+            finally:
+                self._reader_lock.release()
         for library in own:
             # Its worker is blocked outside SQLite (on the network) or about to notice the
             # app's cancel flag; an open transaction is rolled back, committed work stays.
@@ -454,3 +552,27 @@ def _close_quietly(library: Library) -> None:
     # Library.close() checkpoints the WAL into the file, then closes.
     with contextlib.suppress(sqlite3.Error):  # on the way out: nothing left to save
         library.close()
+
+
+def _rowid_of(library: Library, keep: int | str | None) -> int | None:
+    if keep is None or isinstance(keep, int):
+        return keep
+    row = library.conn.execute("SELECT rowid FROM papers WHERE id = ?", (keep,)).fetchone()
+    return int(row[0]) if row is not None else None
+
+
+def _cursor_position(rowids: array[int], keep: int | None, previous: Sequence[int]) -> int:
+    if keep is None:
+        return 0
+    with contextlib.suppress(ValueError):
+        return rowids.index(keep)
+    # The paper left the view: the nearest one after it that is still listed, else before.
+    try:
+        at = list(previous).index(keep)
+    except ValueError:
+        return 0
+    listed = {rowid: index for index, rowid in enumerate(rowids)}
+    for rowid in [*previous[at + 1 :], *reversed(previous[:at])]:
+        if rowid in listed:
+            return listed[rowid]
+    return 0

@@ -13,18 +13,22 @@ from textual.message import Message
 
 from digest_tui.paper_view import PaperView
 from digest_tui.state.model import NoteState
-from digest_tui.store.library import ListRow
-from digest_tui.tui.library_service import TreeData
+from digest_tui.tui.library_service import ListWindow, TreeData
 from digest_tui.tui.navigation import SearchScope, ViewPrefs
 
 
 @dataclass
 class LibraryReady(Message):
-    """Start-up finished: the first tree, rows, the saved theme and the remembered view."""
+    """Start-up finished: the first tree and the saved theme (the list came first)."""
 
     tree: TreeData
-    rows: list[ListRow]
     theme: str | None
+
+
+@dataclass
+class ViewRestored(Message):
+    """The view left last time (node, sort, panel), sent just before its first list."""
+
     prefs: ViewPrefs = field(default_factory=ViewPrefs)
 
 
@@ -35,10 +39,28 @@ class TreeLoaded(Message):
 
 @dataclass
 class RowsLoaded(Message):
-    rows: list[ListRow]
-    keep_id: str | None = None
-    # For a search: the view's size without it, the matches everywhere, the filter warnings.
-    scope: SearchScope | None = None
+    """A new list for the paper list, the answer to the app's request number `request`."""
+
+    window: ListWindow
+    request: int
+
+
+@dataclass
+class ScopeLoaded(Message):
+    """For the search of request `request` (sent after its list, so typing never waits for
+    it): the view's size without it, the matches everywhere, the filter warnings."""
+
+    scope: SearchScope
+    request: int
+
+
+@dataclass
+class NextUnreadFound(Message):
+    """Where `.`/`,` goes in the list of request `request`: a position, or None."""
+
+    index: int | None
+    wrapped: bool
+    request: int
 
 
 @dataclass

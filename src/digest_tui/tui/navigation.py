@@ -5,10 +5,9 @@ finding the next unread paper. Plain data and functions, no Textual: the app wir
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
-from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui.selection import Selection
 
@@ -149,12 +148,13 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def next_unread(rows: Sequence[ListRow], cursor: int, step: int) -> int | None:
-    """The index of the next (step 1) or previous (step -1) unread row after `cursor`,
-    wrapping around the list; None when no row is unread but the current one (or none)."""
-    size = len(rows)
+def next_unread(rowids: Sequence[int], read: Container[int], cursor: int, step: int) -> int | None:
+    """The index of the next (step 1) or previous (step -1) unread paper after `cursor` in a
+    list of rowids (`read`: the rowids marked read), wrapping around the list; None when no
+    paper is unread but the current one (or none)."""
+    size = len(rowids)
     for offset in range(1, size + 1):
         index = (cursor + step * offset) % size
-        if not rows[index].read and index != cursor:
+        if rowids[index] not in read and index != cursor:
             return index
     return None

@@ -1,14 +1,20 @@
-"""The paper list: one line per paper, drawn with Textual's line API.
+"""The paper list: one line per paper, drawn with Textual's line API, windowed.
 
-No widget is created per paper: the list keeps plain `ListRow` tuples and renders only the
-lines on screen (`render_line`), with an LRU cache of rendered strips, so 100,000 papers cost
-the same to draw as 100. Titles are untrusted text: they become plain Segments, never markup.
+The list holds the ordered rowids of the papers it lists (8 bytes each in an `array`), never a
+row object per paper: 100,000 papers cost 800 KB and one indexed query to list. The rows it
+draws are fetched by rowid a page at a time, in a thread worker through `row_source` (the UI
+thread never runs SQL), around the viewport with a page of margin; a line whose row has not
+arrived yet is drawn as a placeholder and filled in when it does. Each new list (a search, a
+sort, a state change) bumps `generation`, so rows fetched for an older list are dropped.
+Titles are untrusted text: they become plain Segments, never markup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import overload
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,12 +26,53 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from digest_tui.errors import RowNotFetched
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 
 # Below this width (the medium layout's list, about 51 columns at 100; 66 at 140) the date goes:
 # its 11 columns are worth more as title, and the panel beside the list shows the date.
 DATE_COLUMN_FROM = 60
+
+# Rows are fetched in pages of this many: one `SELECT ... WHERE rowid IN (...)` each, well
+# under a millisecond; a screen is ~45 rows, so the viewport plus a page of margin either side
+# is at most four pages.
+PAGE_ROWS = 128
+# Rows kept in memory before the pages far from the viewport are dropped.
+CACHE_ROWS = 16 * PAGE_ROWS
+
+# Fetches the list rows of these rowids (a blocking library call: run in a worker thread).
+RowSource = Callable[[Sequence[int]], Mapping[int, ListRow]]
+
+
+class LoadedRows(Sequence[ListRow]):
+    """The list's rows by position, for callers that index it like a list; a position whose
+    row has not been fetched raises RowNotFetched (never a silent stop: it is not IndexError)."""
+
+    def __init__(self, paper_list: PaperList) -> None:
+        self._list = paper_list
+
+    def __len__(self) -> int:
+        return len(self._list.rowids)
+
+    @overload
+    def __getitem__(self, index: int) -> ListRow: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ListRow]: ...
+    def __getitem__(self, index: int | slice) -> ListRow | Sequence[ListRow]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        row = self._list.row_at(index)
+        if row is None:
+            raise RowNotFetched(f"row {index} of the list is not fetched yet")
+        return row
+
+    def __iter__(self) -> Iterator[ListRow]:
+        return (self[i] for i in range(len(self)))
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -40,18 +87,27 @@ class PaperList(ScrollView, can_focus=True):
         Binding("end,G", "last", "Last", show=False),
         Binding("enter", "app.read_paper", "Read paper"),
     ]
-    COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--dim", "paper-list--code"}
+    COMPONENT_CLASSES = {
+        "paper-list--cursor",
+        "paper-list--dim",
+        "paper-list--code",
+        "paper-list--listed",
+        "paper-list--warning",
+    }
     DEFAULT_CSS = """
     PaperList > .paper-list--cursor { background: $accent 40%; text-style: bold; }
     PaperList:focus > .paper-list--cursor { background: $accent; color: $text; }
     PaperList > .paper-list--dim { color: $text-muted; }
-    PaperList > .paper-list--code { color: $success; }
+    PaperList > .paper-list--listed { color: $text-disabled; text-style: italic; }
+    PaperList > .paper-list--code { color: $text-success; }
+    PaperList > .paper-list--warning { color: $text-warning; text-style: bold; }
     """
 
     cursor: reactive[int] = reactive(0, always_update=True)
 
     class Highlighted(Message):
-        """The cursor moved to another paper (or the list emptied: row is None)."""
+        """The cursor moved to another paper (or the list emptied: row is None). Posted once
+        the row under the cursor is fetched."""
 
         def __init__(self, paper_list: PaperList, row: ListRow | None) -> None:
             super().__init__()
@@ -62,45 +118,175 @@ class PaperList(ScrollView, can_focus=True):
         def control(self) -> PaperList:
             return self.paper_list
 
+    class WindowLoaded(Message, bubble=False):
+        """Rows fetched by this list's worker, for the list of `generation`."""
+
+        def __init__(
+            self, generation: int, pages: frozenset[int], rows: Mapping[int, ListRow]
+        ) -> None:
+            super().__init__()
+            self.generation = generation
+            self.pages = pages
+            self.rows = rows
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.rows: list[ListRow] = []
+        self.rowids: array[int] = array("q")
+        self.row_source: RowSource | None = None
+        # Bumped by every new list: rows fetched for an older one are dropped.
+        self.generation = 0
+        self._rows: dict[int, ListRow] = {}
+        self._pages_loaded: set[int] = set()
+        self._pages_pending: set[int] = set()
+        self._highlight_owed = False
+        self._announced: ListRow | None = None
         self._render_cached = lru_cache(maxsize=512)(self._render_row)
 
     # ---- data ---------------------------------------------------------------------------
 
+    def set_window(
+        self,
+        rowids: array[int],
+        rows: Mapping[int, ListRow],
+        *,
+        cursor: int = 0,
+        start: int = 0,
+    ) -> None:
+        """A new list: its ordered rowids, the rows already fetched (those at `start` and
+        after, in order), and the cursor's position."""
+        self.generation += 1
+        self.rowids = rowids
+        self._rows = dict(rows)
+        self._pages_pending.clear()
+        self._render_cached.cache_clear()  # bounded anyway; a new list rarely redraws old rows
+        end = start + len(rows)
+        self._pages_loaded = {
+            page
+            for page in range(-(-start // PAGE_ROWS), end // PAGE_ROWS + 1)
+            if page * PAGE_ROWS >= start and min((page + 1) * PAGE_ROWS, len(rowids)) <= end
+        }
+        self.virtual_size = Size(self.size.width, len(self.rowids))
+        self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
+        self.refresh()
+
     def set_rows(self, rows: Sequence[ListRow], *, keep_id: str | None = None) -> None:
-        """Replace the rows; keep the cursor on `keep_id` when that paper is still listed."""
-        self.rows = list(rows)
-        self._render_cached.cache_clear()
-        self.virtual_size = Size(self.size.width, len(self.rows))
-        index = 0
-        if keep_id is not None:
-            for position, row in enumerate(self.rows):
-                if row.id == keep_id:
-                    index = position
-                    break
-        self.cursor = min(index, max(len(self.rows) - 1, 0))
+        """Every row at once (a short list); keep the cursor on `keep_id` when still listed."""
+        index = next((i for i, row in enumerate(rows) if row.id == keep_id), 0)
+        rowids = array("q", (row.rowid for row in rows))
+        self.set_window(rowids, {row.rowid: row for row in rows}, cursor=index)
+
+    def invalidate(self) -> None:
+        """Rows shown may have changed (a bookmark, a read mark): fetch them again."""
+        self.generation += 1
+        self._rows.clear()
+        self._pages_loaded.clear()
+        self._pages_pending.clear()
         self.refresh()
 
     @property
-    def current(self) -> ListRow | None:
-        if 0 <= self.cursor < len(self.rows):
-            return self.rows[self.cursor]
+    def count(self) -> int:
+        return len(self.rowids)
+
+    @property
+    def rows(self) -> LoadedRows:
+        return LoadedRows(self)
+
+    def row_at(self, index: int) -> ListRow | None:
+        """The row at this position, or None when it is not fetched (or out of range)."""
+        if 0 <= index < len(self.rowids):
+            return self._rows.get(self.rowids[index])
         return None
+
+    @property
+    def current(self) -> ListRow | None:
+        return self.row_at(self.cursor)
+
+    # ---- fetching rows ------------------------------------------------------------------
+
+    def _wanted_pages(self) -> range:
+        top = int(self.scroll_offset.y)
+        bottom = top + max(self.size.height, 1)
+        first = max(top // PAGE_ROWS - 1, 0)
+        last = min((bottom - 1) // PAGE_ROWS + 1, (len(self.rowids) - 1) // PAGE_ROWS)
+        return range(first, last + 1)
+
+    def _fetch_missing(self) -> None:
+        """Ask the worker for the pages around the viewport that are neither here nor asked."""
+        if self.row_source is None or not self.rowids:
+            return
+        wanted = self._wanted_pages()
+        missing = [
+            p for p in wanted if p not in self._pages_loaded and p not in self._pages_pending
+        ]
+        if not missing:
+            return
+        self._pages_pending.update(missing)
+        rowids = [
+            rowid for p in missing for rowid in self.rowids[p * PAGE_ROWS : (p + 1) * PAGE_ROWS]
+        ]
+        self._start_fetch(self.generation, frozenset(missing), rowids)
+
+    def _start_fetch(self, generation: int, pages: frozenset[int], rowids: list[int]) -> None:
+        source = self.row_source
+        assert source is not None
+
+        def fetch() -> None:
+            rows = source(rowids)
+            self.post_message(self.WindowLoaded(generation, pages, rows))
+
+        self.run_worker(fetch, thread=True, group="paper-list-rows", exit_on_error=False)
+
+    def on_paper_list_window_loaded(self, message: WindowLoaded) -> None:
+        message.stop()
+        if message.generation != self.generation:
+            return  # fetched for a list that has been replaced since
+        self._pages_pending -= message.pages
+        self._pages_loaded |= message.pages
+        self._rows.update(message.rows)
+        self._trim_cache()
+        self.refresh()
+        if self._highlight_owed and self.current is not None:
+            self._highlight_owed = False
+            self._announce(self.current)
+
+    def _trim_cache(self) -> None:
+        if len(self._rows) <= CACHE_ROWS:
+            return
+        keep = set(self._wanted_pages()) | {self.cursor // PAGE_ROWS}
+        self._pages_loaded &= keep
+        kept = {rowid for p in keep for rowid in self.rowids[p * PAGE_ROWS : (p + 1) * PAGE_ROWS]}
+        self._rows = {rowid: row for rowid, row in self._rows.items() if rowid in kept}
 
     # ---- cursor -------------------------------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._render_cached.cache_clear()
+        # The render cache is keyed by row and cursor flag: moving needs no clearing.
         self.refresh()
-        if self.rows:
+        if self.rowids:
             self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True, immediate=True)
-        self.post_message(self.Highlighted(self, self.current))
+        row = self.current
+        if row is None and self.rowids:
+            # Announced when its row arrives (on_paper_list_window_loaded).
+            self._highlight_owed = True
+            self._fetch_missing()
+        else:
+            self._highlight_owed = False
+            self._announce(row)
+
+    def _announce(self, row: ListRow | None) -> None:
+        # A new list with the same paper under the cursor (a reload after start-up, a search
+        # that keeps the top paper) is no news: the panel would reload the same paper.
+        if row is not None and row == self._announced:
+            return
+        # Announced at once, also while the reader types: keys such as `b` act on the paper
+        # the panel shows, so the panel must follow the list (delaying it until typing paused
+        # bookmarked the previous top paper after a quick Enter, b).
+        self._announced = row
+        self.post_message(self.Highlighted(self, row))
 
     def _move(self, delta: int) -> None:
-        if self.rows:
-            self.cursor = max(0, min(len(self.rows) - 1, self.cursor + delta))
+        if self.rowids:
+            self.cursor = max(0, min(len(self.rowids) - 1, self.cursor + delta))
 
     def action_cursor_up(self) -> None:
         self._move(-1)
@@ -115,45 +301,70 @@ class PaperList(ScrollView, can_focus=True):
         self._move(max(self.size.height - 1, 1))
 
     def action_first(self) -> None:
-        self._move(-len(self.rows))
+        self._move(-len(self.rowids))
 
     def action_last(self) -> None:
-        self._move(len(self.rows))
+        self._move(len(self.rowids))
 
     def on_click(self, event: events.Click) -> None:
         index = event.y + int(self.scroll_offset.y)
-        if 0 <= index < len(self.rows):
+        if 0 <= index < len(self.rowids):
             self.cursor = index
         self.focus()
 
+    def notify_style_update(self) -> None:
+        # A theme change or a pseudo-class (focus): cached strips carry the old colours.
+        self._render_cached.cache_clear()
+        super().notify_style_update()
+
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self.rows))
+        self.virtual_size = Size(event.size.width, len(self.rowids))
         self._render_cached.cache_clear()
 
     # ---- drawing ------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Once per frame: fetch what the viewport (and its margin) will need next.
+        self._fetch_missing()
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         index = y + int(self.scroll_offset.y)
         width = self.size.width
-        if index >= len(self.rows) or width <= 0:
+        if index >= len(self.rowids) or width <= 0:
             return Strip.blank(width, self.rich_style)
-        return self._render_cached(index, width, index == self.cursor, self.has_focus)
+        row = self._rows.get(self.rowids[index])
+        is_cursor = index == self.cursor
+        if row is None:
+            return self._placeholder(width, is_cursor)
+        return self._render_cached(row, width, is_cursor, self.has_focus)
 
-    def _render_row(self, index: int, width: int, is_cursor: bool, focused: bool) -> Strip:
-        row = self.rows[index]
+    def _placeholder(self, width: int, is_cursor: bool) -> Strip:
         base = self.rich_style
-        dim = base + self.get_component_rich_style("paper-list--dim", partial=True)
-        code = base + self.get_component_rich_style("paper-list--code", partial=True)
-        # ★ bookmarked, • unread: the two marks a reader scans for.
+        dim = base + self._text_style("paper-list--dim")
+        strip = Strip([Segment("      ⋯", dim)]).crop_extend(0, width, base)
+        if is_cursor:
+            strip = strip.apply_style(self.get_component_rich_style("paper-list--cursor"))
+        return strip
+
+    def _render_row(self, row: ListRow, width: int, is_cursor: bool, focused: bool) -> Strip:
+        base = self.rich_style
+        dim = base + self._text_style("paper-list--dim")
+        code = base + self._text_style("paper-list--code")
+        # ★ bookmarked, • unread: the two marks a reader scans for; ! a note conflict (two
+        # versions kept after a sync: `n` resolves it).
         marks = ("★" if row.bookmarked else " ") + (" " if row.read else "•")
         votes = f"{row.upvotes:>4}" if row.upvotes is not None else "   -"
         segments = [
             Segment(" "),
             Segment("⌥ " if row.has_code else "  ", code),
-            Segment(f"{marks} ", code),
+            Segment(marks, code),
+            Segment("!", base + self._text_style("paper-list--warning"))
+            if row.note_conflict
+            else Segment(" "),
         ]
         if width >= DATE_COLUMN_FROM:
-            segments.append(Segment(f"{(row.published or '          ')[:10]} ", dim))
+            segments.append(_date_segment(row, dim, self._listed_style(base)))
         segments.append(Segment(f"{votes}▲ ", dim))
         title = printable(row.title)
         segments.append(Segment(title, base))
@@ -162,3 +373,24 @@ class PaperList(ScrollView, can_focus=True):
             cursor_style: Style = self.get_component_rich_style("paper-list--cursor")
             strip = strip.apply_style(cursor_style)
         return strip
+
+    def _listed_style(self, base: Style) -> Style:
+        return base + self._text_style("paper-list--listed")
+
+    def _text_style(self, component: str) -> Style:
+        # The colour as the theme resolves it over the list's background ("auto 60%" means
+        # nothing without one: read partially it came out white on a light theme), without
+        # painting a background of its own.
+        full = self.get_component_rich_style(component)
+        partial = self.get_component_rich_style(component, partial=True)
+        return Style(color=full.color) + partial.without_color
+
+
+def _date_segment(row: ListRow, dim: Style, listed: Style) -> Segment:
+    """The paper's date; for an undated paper the date of the digest that listed it (what the
+    list sorts it by), drawn fainter so it does not pass for a publication date."""
+    if row.published:
+        return Segment(f"{row.published[:10]:<10} ", dim)
+    if row.listed:
+        return Segment(f"{row.listed[:10]:<10} ", listed)
+    return Segment(" " * 11, dim)
