@@ -248,10 +248,23 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def paper_view(library: Library, row: sqlite3.Row, machines: Sequence[Machine] = ()) -> PaperView:
-    """The view of a stored row; with `machines` (config `machines:`), whether each fits."""
+def paper_view(
+    library: Library,
+    row: sqlite3.Row,
+    machines: Sequence[Machine] = (),
+    *,
+    state: Mapping[str, Any] | None = None,
+    digests: Sequence[str] | None = None,
+) -> PaperView:
+    """The view of a stored row; with `machines` (config `machines:`), whether each fits.
+
+    `state` and `digests`, when given, were read for many papers at once
+    (store/paper_batch.py) and spare the per-paper queries."""
     rowid = int(row["rowid"])
-    state = library.user_state(rowid)
+    if state is None:
+        state = library.user_state(rowid)
+    if digests is None:
+        digests = library.digests_of(rowid)
     evidence = json.loads(row["topic_evidence"])
     hardware = json.loads(row["hardware"]) if row["hardware"] else None
     fits: tuple[MachineFit, ...] | None = None
@@ -284,7 +297,7 @@ def paper_view(library: Library, row: sqlite3.Row, machines: Sequence[Machine] =
         keywords=tuple(json.loads(row["keywords"])),
         project_page=row["project_page"],
         withdrawn=bool(row["withdrawn"]),
-        digests=tuple(library.digests_of(rowid)),
+        digests=tuple(digests),
         source=row["source"],
         note=state.get("note"),
         note_conflicts=tuple(NoteConflict(**c) for c in state.get("note_conflicts", [])),
