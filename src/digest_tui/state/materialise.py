@@ -91,7 +91,10 @@ def _store_papers(conn: sqlite3.Connection, derived: list[tuple[int, PaperDerive
     conn.executemany("DELETE FROM paper_state WHERE paper_rowid = ?", rowids)
     conn.executemany("DELETE FROM paper_tags WHERE paper_rowid = ?", rowids)
     conn.executemany("DELETE FROM note_versions WHERE paper_rowid = ?", rowids)
-    states, tags, notes, extras = [], [], [], []
+    states: list[tuple[Any, ...]] = []
+    tags: list[tuple[Any, ...]] = []
+    notes: list[tuple[Any, ...]] = []
+    extras: list[tuple[str, int, str]] = []
     for rowid, state in derived:
         if not state.empty:
             note = state.note
