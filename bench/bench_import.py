@@ -43,7 +43,7 @@ class PrecomputedEnricher(Enricher):
         return self.results[paper.id]
 
 
-def real_path(paths: list[Path], profile: bool) -> dict[str, float]:
+def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp, digest_home(Path(tmp)):
         started = time.perf_counter()
         library = open_library(AppContext())
@@ -52,7 +52,7 @@ def real_path(paths: list[Path], profile: bool) -> dict[str, float]:
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
             profiler.enable()
-        report = import_files(library, paths)
+        report = import_files(library, paths, workers=workers)
         if profiler is not None:
             profiler.disable()
         imported = time.perf_counter()
@@ -123,11 +123,29 @@ def main() -> int:
     parser.add_argument("--papers", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--profile", action="store_true", help="cProfile the real-path import")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="enrichment worker processes for the real path (default: import_files decides; "
+        "0: none)",
+    )
+    parser.add_argument(
+        "--real-only", action="store_true", help="only the real path (skip the parts alone)"
+    )
     args = parser.parse_args()
 
     paths = cached_pages(args.papers, args.seed)
     print(f"{args.papers} papers in {len(paths)} page files\n")
-    real = real_path(paths, args.profile)
+    real = real_path(paths, args.profile, args.workers)
+    real["workers"] = args.workers
+    if args.real_only:
+        print(
+            f"real path: {real['papers_per_s']:.0f} papers/s; re-import "
+            f"{real['reimport_papers_per_s']:.0f}/s; peak RSS {real['peak_rss_mb']} MB"
+        )
+        print(f"written {write_result(f'import-{args.papers}-real', {'real_path': real})}")
+        return 0
     split = parts(paths)
     total_us = 1e6 / real["papers_per_s"]
     rows = [
