@@ -16,8 +16,8 @@ from digest_tui.config import AppContext
 from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PageFormatError
-from digest_tui.models import ImportWarning, ParsedDigest
-from digest_tui.sources.hf_page import parse_page, read_page_text
+from digest_tui.models import ImportWarning, Paper, ParsedDigest
+from digest_tui.sources.hf_page import StreamedPage, parse_page, read_page_text, stream_page
 from digest_tui.store.db import connect, transaction
 from digest_tui.store.fits import install_fits
 from digest_tui.store.fts_bulk import fts_filled_at_end
@@ -46,12 +46,18 @@ GROUP_PAPERS = 1000
 PARALLEL_BYTES = 3_000_000
 
 
+# A page file larger than this is streamed (hf_page.stream_page): read twice, a chunk of
+# papers at a time, never held whole; a real day's page is ~100 kB.
+STREAM_BYTES = 16 * 1024 * 1024
+
+
 @dataclass
 class _Input:
     path: Path
     parsed: ParsedDigest | None = None
     text_hash: str = ""
     failure: ImportReport | None = None
+    stream: StreamedPage | None = None
 
 
 def import_files(
@@ -112,6 +118,12 @@ def _groups(paths: list[Path], year: int | None) -> Iterator[list[_Input]]:
     count = 0
     for path in paths:
         try:
+            if _size(path) > STREAM_BYTES:
+                if group:
+                    yield group
+                    group, count = [], 0
+                yield [_Input(path, stream=stream_page(path, year=year))]
+                continue
             text = read_page_text(path)
             item = _Input(path, parse_page(text, str(path), year=year), content_hash(text))
         except PageFormatError as exc:
@@ -136,6 +148,12 @@ def _store(
     on_file: Callable[[Path, ImportReport], None] | None,
     total: ImportReport,
 ) -> None:
+    if group[0].stream is not None:  # a streamed page is a group of its own
+        report = _store_stream(library, pool, group[0].path, group[0].stream, replace)
+        total.merge(report)
+        if on_file is not None:
+            on_file(group[0].path, report)
+        return
     if pool is not None and handle is not None:
         pool.collect(handle)
     reports: list[tuple[Path, ImportReport]] = []
@@ -151,6 +169,42 @@ def _store(
         total.merge(report)
         if on_file is not None:
             on_file(path, report)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # read_page_text says what is wrong with it
+
+
+def _store_stream(
+    library: Library, pool: EnrichPool | None, path: Path, stream: StreamedPage, replace: bool
+) -> ImportReport:
+    """A streamed page in one transaction; the workers enrich the next chunk of its papers
+    while one is stored."""
+
+    def chunks() -> Iterator[list[Paper]]:
+        if pool is None:
+            yield from stream.papers()
+            return
+        pending: tuple[list[Paper], list[Future]] | None = None
+        for chunk in stream.papers():
+            handle = pool.submit(library.needing_enrichment(chunk))
+            if pending is not None:
+                pool.collect(pending[1])
+                yield pending[0]
+            pending = (chunk, handle)
+        if pending is not None:
+            pool.collect(pending[1])
+            yield pending[0]
+
+    try:
+        return library.import_chunks(
+            stream.digest, chunks(), stream.warnings, stream.content_hash, replace=replace
+        )
+    except PageFormatError as exc:  # the file changed between the two passes
+        return _failed(path, str(exc))
 
 
 def _failed(path: Path, message: str) -> ImportReport:

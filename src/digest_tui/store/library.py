@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.ids import normalize_arxiv_id, title_key
-from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest, Repo
 from digest_tui.state.refs import attach_pending
 from digest_tui.store import db
 from digest_tui.store.db import transaction
@@ -220,26 +220,45 @@ class Library:
         removes papers from it nor shortens a stored title or abstract: that is kept, with a
         warning naming the file. `replace` makes the new copy win in both cases.
         """
-        report = ImportReport(digest_id=parsed.digest.id, warnings=list(parsed.warnings))
-        digest = parsed.digest
+        return self.import_chunks(
+            parsed.digest, [parsed.papers], parsed.warnings, content_hash, replace=replace
+        )
+
+    def import_chunks(
+        self,
+        digest: Digest,
+        chunks: Iterable[Sequence[Paper]],
+        warnings: Sequence[ImportWarning] = (),
+        content_hash: str = "",
+        *,
+        replace: bool = False,
+    ) -> ImportReport:
+        """`import_parsed` for a digest whose papers come a chunk at a time (a page too large
+        to hold, hf_page.StreamedPage), in one transaction. `warnings` is read at the end, so
+        a stream may still add to it while its chunks are read."""
+        report = ImportReport(digest_id=digest.id)
         day = digest.date.isoformat()
-        papers = []
-        for paper in parsed.papers:
-            capped, warnings = cap_fields(paper)
-            papers.append(self._with_catalog_arxiv(capped))
-            report.warnings.extend(warnings)
-        # Many new papers: their full-text rows are written in one statement at the end
-        # (store/fts_bulk.py), 5x cheaper than a trigger per paper. A few: not worth the DDL.
-        bulk_fts = fts_filled_at_end(self.conn) if len(papers) >= _BULK_FTS_MIN else nullcontext()
-        with transaction(self.conn), bulk_fts:
+        with transaction(self.conn):
             rowids: list[tuple[int, int | None]] = []
-            for paper, source in zip(papers, parsed.papers, strict=True):
-                rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
-                setattr(report, outcome, getattr(report, outcome) + 1)
-                rowids.append((rowid, paper.upvotes))
-                if paper.id != source.id:
-                    self._keep_alias(source.id, rowid)
-            self._store_digest(parsed, rowids, content_hash, replace, report.warnings)
+            for chunk in chunks:
+                papers = []
+                for paper in chunk:
+                    capped, capped_warnings = cap_fields(paper)
+                    papers.append(self._with_catalog_arxiv(capped))
+                    report.warnings.extend(capped_warnings)
+                # Many new papers: their full-text rows are written in one statement at the
+                # end (store/fts_bulk.py), 5x cheaper than a trigger per paper. A few: not
+                # worth the DDL.
+                bulk = fts_filled_at_end(self.conn) if len(papers) >= _BULK_FTS_MIN else None
+                with bulk or nullcontext():
+                    for paper, source in zip(papers, chunk, strict=True):
+                        rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
+                        setattr(report, outcome, getattr(report, outcome) + 1)
+                        rowids.append((rowid, paper.upvotes))
+                        if paper.id != source.id:
+                            self._keep_alias(source.id, rowid)
+            report.warnings[:0] = warnings  # the source's warnings first, as they were found
+            self._store_digest(digest, rowids, content_hash, replace, report.warnings)
         return report
 
     def needing_enrichment(self, papers: Sequence[Paper]) -> list[Paper]:
@@ -430,13 +449,12 @@ class Library:
 
     def _store_digest(
         self,
-        parsed: ParsedDigest,
+        digest: Digest,
         rowids: list[tuple[int, int | None]],
         content_hash: str,
         replace: bool = False,
         warnings: list[ImportWarning] | None = None,
     ) -> None:
-        digest = parsed.digest
         conn = self.conn
         existing = conn.execute(
             "SELECT content_hash FROM digests WHERE id = ?", (digest.id,)
