@@ -16,7 +16,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
+import resource
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -118,6 +122,58 @@ def parts(paths: list[Path]) -> dict[str, float]:
     }
 
 
+def big_page_file(megabytes: int, seed: int = DEFAULT_SEED) -> Path:
+    """One Daily Papers page of about `megabytes` MB (every synthetic paper needed on one
+    page), written once under bench/out/."""
+    import datetime as dt
+
+    from synthetic import OUT_DIR, SynthPage, generate, render_page
+
+    path = OUT_DIR / f"big-page-{megabytes}mb-s{seed}.txt"
+    if path.exists():
+        return path
+    papers = []
+    size = 0
+    n = megabytes * 1_000_000 // 1_500 + 1_000  # more than enough; cut at the size below
+    for page in generate(n, seed):
+        for paper in page.papers:
+            papers.append(paper)
+            size += len(paper.title) + len(paper.abstract) + 40
+        if size >= megabytes * 1_000_000:
+            break
+    text = render_page(SynthPage(dt.date(2025, 12, 31), tuple(papers)))
+    building = path.with_suffix(f".{os.getpid()}.tmp")
+    building.write_text(text, encoding="utf-8")
+    building.rename(path)
+    return path
+
+
+def big_page_import(megabytes: int) -> dict[str, float]:
+    """`digest-tui import` of one page of `megabytes` MB in a fresh process and home: wall
+    time and the peak RSS of the largest process (the importer, or an enrichment worker)."""
+    path = big_page_file(megabytes)
+    with tempfile.TemporaryDirectory(prefix="bench-bigpage-") as tmp:
+        env = {**os.environ, "DIGEST_TUI_HOME": tmp}
+        begun = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "digest_tui", "import", str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - begun
+    if done.returncode != 0:
+        raise SystemExit(f"import failed ({done.returncode}): {done.stderr[-2000:]}")
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    summary = done.stdout.strip().splitlines()[-1]
+    return {
+        "page_mb": round(path.stat().st_size / 1e6, 1),
+        "seconds": round(seconds, 1),
+        "peak_rss_mb": round(peak_kib / 1024, 1),
+        "summary": summary,  # type: ignore[dict-item]
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=10_000)
@@ -133,7 +189,21 @@ def main() -> int:
     parser.add_argument(
         "--real-only", action="store_true", help="only the real path (skip the parts alone)"
     )
+    parser.add_argument(
+        "--big-page",
+        type=int,
+        metavar="MB",
+        help="only import one page of MB megabytes with `digest-tui import`: time, peak RSS",
+    )
     args = parser.parse_args()
+    if args.big_page:
+        big = big_page_import(args.big_page)
+        print(
+            f"one {big['page_mb']} MB page: {big['seconds']} s, peak RSS {big['peak_rss_mb']} MB"
+            f"\n{big['summary']}"
+        )
+        print(f"written {write_result(f'import-big-page-{args.big_page}mb', big)}")
+        return 0
 
     paths = cached_pages(args.papers, args.seed)
     print(f"{args.papers} papers in {len(paths)} page files\n")

@@ -18,12 +18,13 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from digest_tui.errors import DigestError
 from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest, Repo
 from digest_tui.state.refs import attach_pending
@@ -69,6 +70,8 @@ _ENRICH_FIELDS = (
     "enrich_fp",
 )
 _JSON_LIST_FIELDS = ("authors", "keywords")
+# Meta key: the enrichment fingerprint every stored paper is known to carry (`has_stale`).
+_ENRICHED_FP = "enriched_fp"
 # Papers in one digest from which the full-text index is filled in bulk (store/fts_bulk.py).
 _BULK_FTS_MIN = 8
 
@@ -239,6 +242,8 @@ class Library:
         report = ImportReport(digest_id=digest.id)
         day = digest.date.isoformat()
         with transaction(self.conn):
+            if self.enricher is None:  # papers stored unenriched: `has_stale` must look again
+                self.conn.execute("DELETE FROM meta WHERE key = ?", (_ENRICHED_FP,))
             rowids: list[tuple[int, int | None]] = []
             for chunk in chunks:
                 papers = []
@@ -553,6 +558,31 @@ class Library:
             ).fetchone()[0]
         )
 
+    def has_stale(self) -> bool:
+        """Whether any paper's stored enrichment predates the current data files.
+
+        Cheap on every command at any size: meta `enriched_fp` records the fingerprint every
+        paper was last seen enriched with (set by `reenrich` and by a check that found nothing
+        stale; dropped by an import without an enricher), so the usual answer is one meta read
+        instead of a scan of every row (`stale_count`)."""
+        fingerprint = self._fingerprint()
+        if fingerprint is None:
+            return False
+        if self.get_meta(_ENRICHED_FP) == fingerprint:
+            return False
+        stale = (
+            self.conn.execute(
+                "SELECT 1 FROM papers WHERE enrich_fp IS NOT ? LIMIT 1", (fingerprint,)
+            ).fetchone()
+            is not None
+        )
+        if not stale:
+            # Only a shortcut for the next check: a library that cannot be written (a
+            # read-only file) just keeps scanning.
+            with suppress(sqlite3.Error, DigestError), transaction(self.conn):
+                self.set_meta(_ENRICHED_FP, fingerprint)
+        return stale
+
     def reenrich(
         self,
         *,
@@ -575,6 +605,8 @@ class Library:
                     self._enrich_stored(rowid)
             if progress is not None:
                 progress(min(start + batch, total), total)
+        with transaction(self.conn):
+            self.set_meta(_ENRICHED_FP, fingerprint)
         return total
 
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
