@@ -589,8 +589,14 @@ class Library:
         only_stale: bool = True,
         progress: Callable[[int, int], None] | None = None,
         batch: int = 500,
+        workers: int = 0,
     ) -> int:
-        """Enrich papers again (those enriched with older data, or all); return how many."""
+        """Enrich papers again (those enriched with older data, or all); return how many.
+
+        Each batch is enriched outside any transaction and written in a short one, so the
+        library stays writable for the app and other commands meanwhile (a paper whose text
+        changed in between is enriched again inside the write). `workers` > 0 enriches the
+        next batch in that many processes while one is written (enrich/parallel.py)."""
         fingerprint = self._fingerprint()
         if fingerprint is None:
             return 0
@@ -599,15 +605,56 @@ class Library:
             r[0] for r in self.conn.execute(f"SELECT rowid FROM papers {where}", (fingerprint,))
         ]
         total = len(rowids)
-        for start in range(0, total, batch):
-            with transaction(self.conn):
-                for rowid in rowids[start : start + batch]:
-                    self._enrich_stored(rowid)
-            if progress is not None:
-                progress(min(start + batch, total), total)
+        batches = [rowids[start : start + batch] for start in range(0, total, batch)]
+        pool = None
+        if workers > 0 and total > batch:
+            from digest_tui.enrich.parallel import EnrichPool
+
+            assert self.enricher is not None
+            pool = EnrichPool(self.enricher, workers)
+        with pool or nullcontext():
+            handle = pool.submit(self._stored_papers(batches[0])) if pool and batches else None
+            done = 0
+            for index, chunk in enumerate(batches):
+                if pool is not None and handle is not None:
+                    pool.collect(handle)
+                    following = batches[index + 1] if index + 1 < len(batches) else []
+                    handle = pool.submit(self._stored_papers(following)) if following else None
+                computed = [(rowid, self._enrich_columns_of(rowid)) for rowid in chunk]
+                with transaction(self.conn):
+                    for rowid, (text, columns) in computed:
+                        now = self._enrich_text(rowid)
+                        if now is None:
+                            continue  # gone since
+                        if now != text:  # changed since: enrich it again, now
+                            text, columns = self._enrich_columns_of(rowid)
+                        self._update(rowid, columns)
+                        self._store_topics(rowid, json.loads(columns["topics"]))
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
         with transaction(self.conn):
             self.set_meta(_ENRICHED_FP, fingerprint)
         return total
+
+    # The stored fields enrichment reads (with the extra repos): what `reenrich` compares.
+    _ENRICH_TEXT = "title, abstract, keywords, arxiv_id, github_repo, github_stars"
+
+    def _enrich_text(self, rowid: int) -> tuple[Any, ...] | None:
+        row = self.conn.execute(
+            f"SELECT {self._ENRICH_TEXT} FROM papers WHERE rowid = ?", (rowid,)
+        ).fetchone()
+        extra = self.conn.execute(
+            "SELECT group_concat(repo, char(10)) FROM extra_repos WHERE paper_rowid = ?", (rowid,)
+        ).fetchone()[0]
+        return (*row, extra) if row is not None else None
+
+    def _enrich_columns_of(self, rowid: int) -> tuple[tuple[Any, ...] | None, dict[str, Any]]:
+        text = self._enrich_text(rowid)
+        return text, self._enrichment_columns(self.stored_paper(rowid), self._extra_repos(rowid))
+
+    def _stored_papers(self, rowids: Sequence[int]) -> list[Paper]:
+        return [self.stored_paper(rowid) for rowid in rowids]
 
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
         """Attach repos from another source (PwC import, the user); re-enrich; return added."""
