@@ -78,6 +78,7 @@ def _insert_row(
     synced: bool,
     paper_rowid: int | None,
     identity: tuple[Any, ...] | None = None,
+    received_at: str | None = None,
 ) -> tuple[Any, ...]:
     """The values of `_INSERT` for `op`; `identity` is `_identity(op)` when already known."""
     hlc, kind, paper_id, key, arxiv, list_id, payload = identity or _identity(op)
@@ -93,7 +94,7 @@ def _insert_row(
         list_id,
         payload,
         op.created_at,
-        _iso(system_wall_ms()),
+        received_at or _iso(system_wall_ms()),
         origin,
         int(synced),
         paper_rowid,
@@ -198,8 +199,9 @@ def _apply(
     report = ApplyReport()
     affected = Affected()
     clock, last_seq = _load_clock(conn, wall)
-    newest: Stamp | None = None
+    newest: str | None = None
     batch = [item if isinstance(item, Op) else Op.from_json(item) for item in ops]
+    received_at = _iso(system_wall_ms())  # one arrival time for the ops stored together
     known = _stored_identities(conn, [op.op_id for op in batch])
     rowids: dict[PaperRef, int | None] = {}
     rows: list[tuple[Any, ...]] = []
@@ -224,17 +226,20 @@ def _apply(
         if own:
             # Our own op coming back (e.g. this library was restored): never reuse its counter.
             last_seq = max(last_seq, op.counter)
-        rows.append(_insert_row(op, "local" if own else "remote", True, rowid, identity))
+        rows.append(
+            _insert_row(op, "local" if own else "remote", True, rowid, identity, received_at)
+        )
         report.applied += 1
         if op.paper is not None and rowid is None:
             report.pending += 1
         affected.add(op, rowid)
-        stamp = Stamp.decode(op.hlc)
-        if newest is None or stamp > newest:
-            newest = stamp
+        # Stamps are fixed-width text that sorts as the stamps do (state/clock.py): the
+        # newest is found by comparing text, and decoded once.
+        if newest is None or op.hlc > newest:
+            newest = op.hlc
     conn.executemany(_INSERT, rows)
     if newest is not None:
-        clock.receive(newest)
+        clock.receive(Stamp.decode(newest))
     recompute(conn, affected)
     _save_clock(conn, clock, last_seq)
     report.papers, report.lists = affected.papers, affected.lists
