@@ -730,12 +730,9 @@ class Library:
 
     def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
         """id -> the shortest prefix naming only that paper (store/short_ids.py)."""
-        from digest_tui.store.short_ids import shortest_prefixes
+        from digest_tui.store.short_ids import names_for, shortest_prefixes
 
-        names = self.conn.execute(
-            "SELECT id, id FROM papers UNION ALL SELECT alias, paper_id FROM paper_aliases"
-        ).fetchall()
-        return shortest_prefixes(((r[0], r[1]) for r in names), ids)
+        return shortest_prefixes(names_for(self.conn, ids), ids)
 
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
         sql, params = build_select(
