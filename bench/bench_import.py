@@ -56,14 +56,16 @@ def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> d
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
             profiler.enable()
-        report = import_files(library, paths, workers=workers)
+        # (no `workers` argument unless given: the same script times older code too)
+        options = {} if workers is None else {"workers": workers}
+        report = import_files(library, paths, **options)
         if profiler is not None:
             profiler.disable()
         imported = time.perf_counter()
         rss = peak_rss_mb()
         again = import_files(library, paths)
         reimported = time.perf_counter()
-        reenriched = library.reenrich(only_stale=False, workers=workers or 0)
+        reenriched = library.reenrich(only_stale=False, **options)
         reenrich_s = time.perf_counter() - reimported
         db_bytes = Path(tmp, "data", "library.sqlite3").stat().st_size
         library.conn.close()

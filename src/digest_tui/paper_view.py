@@ -231,19 +231,30 @@ class PaperView:
         return out
 
 
+# JSON scalars: returned as they are, recognised by exact type before any (slow) ABC check;
+# the hardware mapping is frozen and thawed once per paper, ~45 values each (jsonl of 100k).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _thaw(value: Any) -> Any:
     """A plain JSON value (dicts and lists) from the read-only copy kept in the view."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict or isinstance(value, Mapping):
         return {key: _thaw(item) for key, item in value.items()}
-    if isinstance(value, tuple | list):
+    if kind is tuple or kind is list or isinstance(value, tuple | list):
         return [_thaw(item) for item in value]
     return value
 
 
 def _freeze(value: Any) -> Any:
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
         return MappingProxyType({key: _freeze(item) for key, item in value.items()})
-    if isinstance(value, list):
+    if kind is list or isinstance(value, list):
         return tuple(_freeze(item) for item in value)
     return value
 
