@@ -53,17 +53,27 @@ class EnrichPool:
 
     def __init__(self, enricher: Enricher, workers: int) -> None:
         self.enricher = enricher
-        method = "fork" if threading.active_count() == 1 else "spawn"
-        self._executor = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context(method),
-            initializer=_start_worker,
-            initargs=(enricher.config_dir,),
-        )
+        self.workers = workers
+        # Started on the first papers to enrich: re-importing known files needs none.
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            method = "fork" if threading.active_count() == 1 else "spawn"
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context(method),
+                initializer=_start_worker,
+                initargs=(self.enricher.config_dir,),
+            )
+        return self._executor
 
     def submit(self, papers: Sequence[Paper]) -> list[Future]:
+        if not papers:
+            return []
+        executor = self._started()
         return [
-            self._executor.submit(_enrich_chunk, list(papers[i : i + _CHUNK]))
+            executor.submit(_enrich_chunk, list(papers[i : i + _CHUNK]))
             for i in range(0, len(papers), _CHUNK)
         ]
 
@@ -75,5 +85,6 @@ class EnrichPool:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
         self.enricher.discard_prepared()
