@@ -18,14 +18,13 @@ import cProfile
 import io
 import os
 import pstats
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _common import peak_rss_mb, table, write_result
+from _common import OUT_DIR, ROOT, peak_rss_mb, table, write_result
 from digest_tui.config import AppContext
 from digest_tui.enrich.pipeline import Enricher, Enrichment
 from digest_tui.models import Paper, ParsedDigest, Repo
@@ -154,15 +153,39 @@ def big_page_file(megabytes: int, seed: int = DEFAULT_SEED) -> Path:
     return path
 
 
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:]).returncode\n"
+    "print('MAXRSS', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
 def big_page_import(megabytes: int) -> dict[str, float]:
     """`digest-tui import` of one page of `megabytes` MB in a fresh process and home: wall
-    time and the peak RSS of the largest process (the importer, or an enrichment worker)."""
-    path = big_page_file(megabytes)
+    time and the peak RSS of the largest process (the importer, or an enrichment worker).
+
+    The page is written by a process of its own: Linux records a child's peak RSS from the
+    parent's memory it starts with (fork, before exec), so this process must stay small."""
+    path = OUT_DIR / f"big-page-{megabytes}mb-s{DEFAULT_SEED}.txt"
+    if not path.exists():
+        subprocess.run(
+            [sys.executable, __file__, "--make-page", str(megabytes)], check=True, cwd=ROOT
+        )
     with tempfile.TemporaryDirectory(prefix="bench-bigpage-") as tmp:
         env = {**os.environ, "DIGEST_TUI_HOME": tmp}
         begun = time.perf_counter()
+        # Through a small wrapper process whose children are only the importer (and, through
+        # it, the workers): its RUSAGE_CHILDREN peak is theirs, not the page generator's.
         done = subprocess.run(
-            [sys.executable, "-m", "digest_tui", "import", str(path)],
+            [
+                sys.executable,
+                "-c",
+                _MEASURE,
+                *(sys.executable, "-m", "digest_tui"),
+                "import",
+                str(path),
+            ],
             env=env,
             capture_output=True,
             text=True,
@@ -170,7 +193,7 @@ def big_page_import(megabytes: int) -> dict[str, float]:
         seconds = time.perf_counter() - begun
     if done.returncode != 0:
         raise SystemExit(f"import failed ({done.returncode}): {done.stderr[-2000:]}")
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_kib = int(done.stderr.strip().splitlines()[-1].removeprefix("MAXRSS "))
     summary = done.stdout.strip().splitlines()[-1]
     return {
         "page_mb": round(path.stat().st_size / 1e6, 1),
@@ -201,7 +224,11 @@ def main() -> int:
         metavar="MB",
         help="only import one page of MB megabytes with `digest-tui import`: time, peak RSS",
     )
+    parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make_page:
+        print(big_page_file(args.make_page))
+        return 0
     if args.big_page:
         big = big_page_import(args.big_page)
         print(
