@@ -256,7 +256,8 @@ def main() -> int:
                 verdict, shown = outcome["problem"] or "no figure", "-"
             else:
                 verdict = "met" if goal.met(float(value)) else "NOT met"
-                shown = f"{value:,.1f} {goal.unit}" if value < 100 else f"{value:,.0f} {goal.unit}"
+                exact = float(value).is_integer() or value >= 100
+                shown = f"{value:,.0f} {goal.unit}" if exact else f"{value:,.1f} {goal.unit}"
             rows.append([goal.what, goal.goal, shown, verdict])
             goals.append(
                 {"what": goal.what, "goal": goal.goal, "figure": value, "verdict": verdict}
