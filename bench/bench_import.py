@@ -16,12 +16,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _common import peak_rss_mb, table, write_result
+from _common import OUT_DIR, ROOT, peak_rss_mb, table, write_result
 from digest_tui.config import AppContext
 from digest_tui.enrich.pipeline import Enricher, Enrichment
 from digest_tui.models import Paper, ParsedDigest, Repo
@@ -43,7 +46,7 @@ class PrecomputedEnricher(Enricher):
         return self.results[paper.id]
 
 
-def real_path(paths: list[Path], profile: bool) -> dict[str, float]:
+def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp, digest_home(Path(tmp)):
         started = time.perf_counter()
         library = open_library(AppContext())
@@ -52,13 +55,17 @@ def real_path(paths: list[Path], profile: bool) -> dict[str, float]:
         profiler = cProfile.Profile() if profile else None
         if profiler is not None:
             profiler.enable()
-        report = import_files(library, paths)
+        # (no `workers` argument unless given: the same script times older code too)
+        options = {} if workers is None else {"workers": workers}
+        report = import_files(library, paths, **options)
         if profiler is not None:
             profiler.disable()
         imported = time.perf_counter()
         rss = peak_rss_mb()
         again = import_files(library, paths)
         reimported = time.perf_counter()
+        reenriched = library.reenrich(only_stale=False, **options)
+        reenrich_s = time.perf_counter() - reimported
         db_bytes = Path(tmp, "data", "library.sqlite3").stat().st_size
         library.conn.close()
     if profiler is not None:
@@ -75,6 +82,8 @@ def real_path(paths: list[Path], profile: bool) -> dict[str, float]:
         "papers_per_s": round(papers / (imported - opened), 1),
         "reimport_s": round(reimported - imported, 3),
         "reimport_papers_per_s": round(papers / (reimported - imported), 1),
+        "reenrich_s": round(reenrich_s, 3),
+        "reenrich_papers_per_s": round(reenriched / reenrich_s, 1),
         "peak_rss_mb": rss,
         "db_mb_per_1000_papers": round(db_bytes / 1e6 / papers * 1000, 2),
     }
@@ -118,16 +127,129 @@ def parts(paths: list[Path]) -> dict[str, float]:
     }
 
 
+def big_page_file(megabytes: int, seed: int = DEFAULT_SEED) -> Path:
+    """One Daily Papers page of about `megabytes` MB (every synthetic paper needed on one
+    page), written once under bench/out/."""
+    import datetime as dt
+
+    from synthetic import OUT_DIR, SynthPage, generate, render_page
+
+    path = OUT_DIR / f"big-page-{megabytes}mb-s{seed}.txt"
+    if path.exists():
+        return path
+    papers = []
+    size = 0
+    n = megabytes * 1_000_000 // 1_500 + 1_000  # more than enough; cut at the size below
+    for page in generate(n, seed):
+        for paper in page.papers:
+            papers.append(paper)
+            size += len(paper.title) + len(paper.abstract) + 40
+        if size >= megabytes * 1_000_000:
+            break
+    text = render_page(SynthPage(dt.date(2025, 12, 31), tuple(papers)))
+    building = path.with_suffix(f".{os.getpid()}.tmp")
+    building.write_text(text, encoding="utf-8")
+    building.rename(path)
+    return path
+
+
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:]).returncode\n"
+    "print('MAXRSS', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def big_page_import(megabytes: int) -> dict[str, float]:
+    """`digest-tui import` of one page of `megabytes` MB in a fresh process and home: wall
+    time and the peak RSS of the largest process (the importer, or an enrichment worker).
+
+    The page is written by a process of its own: Linux records a child's peak RSS from the
+    parent's memory it starts with (fork, before exec), so this process must stay small."""
+    path = OUT_DIR / f"big-page-{megabytes}mb-s{DEFAULT_SEED}.txt"
+    if not path.exists():
+        subprocess.run(
+            [sys.executable, __file__, "--make-page", str(megabytes)], check=True, cwd=ROOT
+        )
+    with tempfile.TemporaryDirectory(prefix="bench-bigpage-") as tmp:
+        env = {**os.environ, "DIGEST_TUI_HOME": tmp}
+        begun = time.perf_counter()
+        # Through a small wrapper process whose children are only the importer (and, through
+        # it, the workers): its RUSAGE_CHILDREN peak is theirs, not the page generator's.
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _MEASURE,
+                *(sys.executable, "-m", "digest_tui"),
+                "import",
+                str(path),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - begun
+    if done.returncode != 0:
+        raise SystemExit(f"import failed ({done.returncode}): {done.stderr[-2000:]}")
+    peak_kib = int(done.stderr.strip().splitlines()[-1].removeprefix("MAXRSS "))
+    summary = done.stdout.strip().splitlines()[-1]
+    return {
+        "page_mb": round(path.stat().st_size / 1e6, 1),
+        "seconds": round(seconds, 1),
+        "peak_rss_mb": round(peak_kib / 1024, 1),
+        "summary": summary,  # type: ignore[dict-item]
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--profile", action="store_true", help="cProfile the real-path import")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="enrichment worker processes for the real path (default: import_files decides; "
+        "0: none)",
+    )
+    parser.add_argument(
+        "--real-only", action="store_true", help="only the real path (skip the parts alone)"
+    )
+    parser.add_argument(
+        "--big-page",
+        type=int,
+        metavar="MB",
+        help="only import one page of MB megabytes with `digest-tui import`: time, peak RSS",
+    )
+    parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make_page:
+        print(big_page_file(args.make_page))
+        return 0
+    if args.big_page:
+        big = big_page_import(args.big_page)
+        print(
+            f"one {big['page_mb']} MB page: {big['seconds']} s, peak RSS {big['peak_rss_mb']} MB"
+            f"\n{big['summary']}"
+        )
+        print(f"written {write_result(f'import-big-page-{args.big_page}mb', big)}")
+        return 0
 
     paths = cached_pages(args.papers, args.seed)
     print(f"{args.papers} papers in {len(paths)} page files\n")
-    real = real_path(paths, args.profile)
+    real = real_path(paths, args.profile, args.workers)
+    real["workers"] = args.workers
+    if args.real_only:
+        print(
+            f"real path: {real['papers_per_s']:.0f} papers/s; re-import "
+            f"{real['reimport_papers_per_s']:.0f}/s; re-enrich all "
+            f"{real['reenrich_papers_per_s']:.0f}/s; peak RSS {real['peak_rss_mb']} MB"
+        )
+        print(f"written {write_result(f'import-{args.papers}-real', {'real_path': real})}")
+        return 0
     split = parts(paths)
     total_us = 1e6 / real["papers_per_s"]
     rows = [

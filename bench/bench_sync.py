@@ -131,13 +131,21 @@ def publish(remote: Remote, device: str, ops: list[Op], per_segment: int) -> int
     return size
 
 
+# tracemalloc hooks every allocation and roughly doubled the merge's time: the peak heap is
+# only traced with --heap (and the times of such a run are not the merge speed).
+TRACE_HEAP = False
+
+
 def timed_sync(engine: SyncEngine, **options) -> tuple[float, float, float, object]:  # type: ignore[no-untyped-def]
-    tracemalloc.start()
+    if TRACE_HEAP:
+        tracemalloc.start()
     begun = time.perf_counter()
     report = engine.sync(**options)
     seconds = time.perf_counter() - begun
-    _current, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    peak = float("nan")
+    if TRACE_HEAP:
+        _current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
     return seconds, peak / 2**20, current_rss_mb(), report
 
 
@@ -314,13 +322,19 @@ def main() -> int:
     parser.add_argument("--papers", type=int, default=5_000)
     parser.add_argument("--segment-ops", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=20251231)
+    parser.add_argument(
+        "--heap", action="store_true", help="trace the peak Python heap (slows every sync ~2x)"
+    )
     args = parser.parse_args()
+    global TRACE_HEAP
+    TRACE_HEAP = args.heap
     rng = random.Random(args.seed)
     result: dict = {
         "devices": args.devices,
         "ops_per_device": args.ops,
         "papers": args.papers,
         "segment_ops": args.segment_ops,
+        "heap_traced": args.heap,
     }
     with tempfile.TemporaryDirectory(prefix="bench-sync-") as tmp:
         merge_rows = merge(args, Path(tmp), rng, result)

@@ -20,8 +20,11 @@ def normalize_title(title: str) -> str:
 
     "Mélange: Cost Efficient LLM Serving" and "melange cost-efficient llm serving" fold alike.
     """
-    decomposed = unicodedata.normalize("NFKD", title)
-    ascii_only = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    if title.isascii():  # NFKD leaves ASCII as it is, with nothing to drop (the usual case)
+        ascii_only = title
+    else:
+        decomposed = unicodedata.normalize("NFKD", title)
+        ascii_only = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(_NON_WORD.sub(" ", ascii_only.casefold()).split())
 
 

@@ -255,27 +255,51 @@ class PaperView:
         return out
 
 
+# JSON scalars: returned as they are, recognised by exact type before any (slow) ABC check;
+# the hardware mapping is frozen and thawed once per paper, ~45 values each (jsonl of 100k).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _thaw(value: Any) -> Any:
     """A plain JSON value (dicts and lists) from the read-only copy kept in the view."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict or isinstance(value, Mapping):
         return {key: _thaw(item) for key, item in value.items()}
-    if isinstance(value, tuple | list):
+    if kind is tuple or kind is list or isinstance(value, tuple | list):
         return [_thaw(item) for item in value]
     return value
 
 
 def _freeze(value: Any) -> Any:
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or isinstance(value, Mapping):
         return MappingProxyType({key: _freeze(item) for key, item in value.items()})
-    if isinstance(value, list):
+    if kind is list or isinstance(value, list):
         return tuple(_freeze(item) for item in value)
     return value
 
 
-def paper_view(library: Library, row: sqlite3.Row, machines: Sequence[Machine] = ()) -> PaperView:
-    """The view of a stored row; with `machines` (config `machines:`), whether each fits."""
+def paper_view(
+    library: Library,
+    row: sqlite3.Row,
+    machines: Sequence[Machine] = (),
+    *,
+    state: Mapping[str, Any] | None = None,
+    digests: Sequence[str] | None = None,
+) -> PaperView:
+    """The view of a stored row; with `machines` (config `machines:`), whether each fits.
+
+    `state` and `digests`, when given, were read for many papers at once
+    (store/paper_batch.py) and spare the per-paper queries."""
     rowid = int(row["rowid"])
-    state = library.user_state(rowid)
+    if state is None:
+        state = library.user_state(rowid)
+    if digests is None:
+        digests = library.digests_of(rowid)
     evidence = json.loads(row["topic_evidence"])
     hardware = json.loads(row["hardware"]) if row["hardware"] else None
     fits: tuple[MachineFit, ...] | None = None
@@ -308,7 +332,7 @@ def paper_view(library: Library, row: sqlite3.Row, machines: Sequence[Machine] =
         keywords=tuple(json.loads(row["keywords"])),
         project_page=row["project_page"],
         withdrawn=bool(row["withdrawn"]),
-        digests=tuple(library.digests_of(rowid)),
+        digests=tuple(digests),
         source=row["source"],
         note=state.get("note"),
         note_conflicts=tuple(NoteConflict(**c) for c in state.get("note_conflicts", [])),

@@ -22,7 +22,7 @@ def open_for_command(ctx: AppContext) -> Library:
 
     library = open_library(ctx)
     load_sample_if_empty(library)
-    if library.stale_count():
+    if library.has_stale():  # one meta read when nothing is stale, not a scan of every paper
         library.reenrich()
     return library
 

@@ -22,7 +22,7 @@ from digest_tui.commands.common import (
     plural,
     write_json,
 )
-from digest_tui.commands.library_cmds import add_query_arguments, query_from_args
+from digest_tui.commands.library_cmds import add_query_arguments, paper_objects, query_from_args
 from digest_tui.errors import CommandError
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
@@ -63,14 +63,13 @@ def render(fmt: str, papers: list[dict]) -> str:
 
 
 def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.paper_view import paper_view
     from digest_tui.store.search_problems import search_problems
 
     library = open_for_command(ctx)
     query = query_from_args(args)
     for problem in search_problems(library, query.parsed, lambda: ctx.settings.machines):
         print(f"warning: search: {problem}", file=sys.stderr)
-    papers = [paper_view(library, row).to_json() for row in library.rows(query)]
+    papers = list(paper_objects(library, query))
     text = render(args.format, papers)
     if args.output is None:
         sys.stdout.write(text)

@@ -21,7 +21,10 @@ from digest_tui.errors import CommandError
 from digest_tui.textsafe import one_line, printable
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
-    from digest_tui.config import AppContext
+    from collections.abc import Iterator, Sequence
+
+    from digest_tui.config import AppContext, Machine
+    from digest_tui.store.library import Library
     from digest_tui.store.query import PaperQuery
 
 
@@ -136,7 +139,6 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.paper_view import paper_view
     from digest_tui.store.search_problems import search_problems
 
     library = open_for_command(ctx)
@@ -144,8 +146,8 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     machines = lambda: ctx.settings.machines  # noqa: E731 - read config only for fits:
     for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
-    rows = library.rows(query)
     if args.format == "table":
+        rows = library.rows(query)
         # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.
         short = library.short_ids([r["id"] for r in rows])
         table = [
@@ -163,10 +165,32 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         headers = ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"]
         write_table(table, headers, shrink={4: 9}, last_min=28)
     elif args.format == "json":
-        write_json([paper_view(library, r, ctx.settings.machines).to_json() for r in rows])
+        write_json(list(paper_objects(library, query, ctx.settings.machines)))
     else:
-        write_jsonl(paper_view(library, r, ctx.settings.machines).to_json() for r in rows)
+        write_jsonl(paper_objects(library, query, ctx.settings.machines))
     return 0
+
+
+def paper_objects(
+    library: Library, query: PaperQuery, machines: Sequence[Machine] = ()
+) -> Iterator[dict]:
+    """The JSON contract's paper object of every paper the query matches, in its order.
+
+    Rows are read from the cursor a chunk at a time and each chunk's user state and digests
+    in a handful of queries (store/paper_batch.py), not four or more queries per paper: a
+    100,000-paper jsonl dump starts printing at once and never holds every row in memory."""
+    from digest_tui.paper_view import paper_view
+    from digest_tui.store import paper_batch
+    from digest_tui.store.query import build_select
+
+    sql, params = build_select(query, "p.*")
+    for chunk in paper_batch.chunked(library.conn.execute(sql, params)):
+        rowids = [int(row["rowid"]) for row in chunk]
+        states = paper_batch.user_states(library.conn, rowids)
+        digests = paper_batch.digests_of(library.conn, rowids)
+        for row, rowid in zip(chunk, rowids, strict=True):
+            view = paper_view(library, row, machines, state=states[rowid], digests=digests[rowid])
+            yield view.to_json()
 
 
 def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:

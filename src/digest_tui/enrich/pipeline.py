@@ -8,6 +8,7 @@ noticed on the next open and the affected papers are enriched again.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -81,11 +82,34 @@ def _hf_repos(paper: Paper) -> list[Repo]:
     ]
 
 
+def enrichment_key(paper: Paper) -> tuple[Any, ...]:
+    """Every field of a paper that `Enricher.enrich` reads (with no extra repos): two papers
+    with the same key get the same enrichment, wherever it was computed."""
+    return (
+        paper.title,
+        paper.abstract,
+        tuple(paper.keywords),
+        paper.arxiv_id,
+        paper.github_repo,
+        paper.github_stars,
+    )
+
+
 class Enricher:
     """Loads the data files once and enriches papers with them."""
 
     def __init__(self, config_dir: Path | None = None) -> None:
         self.config_dir = config_dir
+        # Enrichment computed ahead (in other processes, enrich/parallel.py), by
+        # `enrichment_key`; `enrich` takes an entry out instead of computing it again.
+        self._prepared: dict[tuple[Any, ...], Enrichment] = {}
+
+    def prepare(self, results: Iterable[tuple[tuple[Any, ...], Enrichment]]) -> None:
+        """Hold enrichment computed elsewhere for papers about to be stored."""
+        self._prepared.update(results)
+
+    def discard_prepared(self) -> None:
+        self._prepared.clear()
 
     @cached_property
     def taxonomy(self):  # type: ignore[no-untyped-def]
@@ -126,6 +150,14 @@ class Enricher:
     def enrich(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
         """Enrich one paper. `extra_repos` are repos stored for it from other sources
         (the Hugging Face API, a Papers-with-Code import, the user)."""
+        if not extra_repos and self._prepared:
+            prepared = self._prepared.pop(enrichment_key(paper), None)
+            if prepared is not None:
+                return prepared
+        return self.compute(paper, extra_repos)
+
+    def compute(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
+        """`enrich` without the prepared results: always computed here."""
         from digest_tui.enrich.hardware.suggest import suggest_hardware
         from digest_tui.enrich.links import extract_links, repos_from_links
         from digest_tui.enrich.repro_catalog import catalog_repos

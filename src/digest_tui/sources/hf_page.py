@@ -23,12 +23,17 @@ Malformed entries are skipped with a warning naming the file and line; the rest 
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
+import hashlib
 import os
 import re
 import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from digest_tui.errors import PageFormatError
 from digest_tui.ids import paper_id
@@ -106,17 +111,23 @@ class _Entry:
 
 
 def _blocks(lines: list[str]) -> list[_Block]:
-    blocks: list[_Block] = []
+    return list(_iter_blocks(lines))
+
+
+def _iter_blocks(lines: Iterable[str]) -> Iterator[_Block]:
+    """The blocks of non-blank lines, each yielded once complete (a streamed page is never
+    held whole)."""
     current: _Block | None = None
     for number, raw in enumerate(lines, 1):
         if raw.strip():
             if current is None:
                 current = _Block(number, [])
-                blocks.append(current)
             current.lines.append(raw)
-        else:
+        elif current is not None:
+            yield current
             current = None
-    return blocks
+    if current is not None:
+        yield current
 
 
 def _is_meta_block(block: _Block) -> bool:
@@ -253,7 +264,15 @@ def _safe_date(year: int, month: int, day: int) -> dt.date | None:
 def _group_entries(
     blocks: list[_Block], origin: str, warnings: list[ImportWarning]
 ) -> list[_Entry]:
-    entries: list[_Entry] = []
+    return list(_iter_entries(blocks, origin, warnings))
+
+
+def _iter_entries(
+    blocks: Iterable[_Block], origin: str, warnings: list[ImportWarning]
+) -> Iterator[_Entry]:
+    """The entries of the page in order, each yielded once its metadata block (or the next
+    entry) closes it."""
+    entries: list[_Entry] = []  # closed and not yet yielded
     current: _Entry | None = None
 
     def close() -> None:
@@ -293,12 +312,16 @@ def _group_entries(
                     message="metadata block without a title before it; skipped",
                 )
             )
+            yield from entries  # place() may have closed entries of the run before it
+            entries.clear()
             continue
         current.meta = meta
         close()
+        yield from entries
+        entries.clear()
     place(run)
     close()
-    return entries
+    yield from entries
 
 
 def parse_page(
@@ -348,14 +371,7 @@ def parse_page(
         seen.add(paper.id)
         papers.append(paper)
 
-    digest = Digest(
-        id=f"{SOURCE}-{page_date.isoformat()}",
-        source=SOURCE,
-        date=page_date,
-        title=f"Daily Papers {page_date.isoformat()}",
-        paper_ids=[p.id for p in papers],
-        origin=origin,
-    )
+    digest = _page_digest(page_date, papers, origin)
     return ParsedDigest(digest=digest, papers=papers, warnings=warnings)
 
 
@@ -419,14 +435,8 @@ def _entry_to_paper(
     )
 
 
-def read_page_text(path: Path, *, limit: int = MAX_PAGE_BYTES) -> str:
-    """The text of a saved page, read in chunks up to `limit` bytes.
-
-    Devices, FIFOs and folders are refused before anything is read (`/dev/zero` would never
-    end, a FIFO would wait for a writer): the file is opened without blocking and checked
-    with fstat, so what is checked is what is read. Raises PageFormatError naming the path,
-    or OSError when the file cannot be opened at all.
-    """
+def _open_page(path: Path, limit: int) -> BinaryIO:
+    """The file opened for reading after the checks of `read_page_text`."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
@@ -435,19 +445,35 @@ def read_page_text(path: Path, *, limit: int = MAX_PAGE_BYTES) -> str:
             f"{path}: not a regular file ({_file_kind(info.st_mode)}); give the path "
             "of a saved page"
         )
-    with os.fdopen(fd, "rb") as file:
-        too_big = PageFormatError(
-            f"{path}: larger than {limit // (1024 * 1024)} MiB; a Daily Papers page is far "
-            "smaller (is this the right file?)"
-        )
-        if info.st_size > limit:
-            raise too_big
+    file = os.fdopen(fd, "rb")
+    if info.st_size > limit:
+        file.close()
+        raise _too_big(path, limit)
+    return file
+
+
+def _too_big(path: Path, limit: int) -> PageFormatError:
+    return PageFormatError(
+        f"{path}: larger than {limit // (1024 * 1024)} MiB; a Daily Papers page is far "
+        "smaller (is this the right file?)"
+    )
+
+
+def read_page_text(path: Path, *, limit: int = MAX_PAGE_BYTES) -> str:
+    """The text of a saved page, read in chunks up to `limit` bytes.
+
+    Devices, FIFOs and folders are refused before anything is read (`/dev/zero` would never
+    end, a FIFO would wait for a writer): the file is opened without blocking and checked
+    with fstat, so what is checked is what is read. Raises PageFormatError naming the path,
+    or OSError when the file cannot be opened at all.
+    """
+    with _open_page(path, limit) as file:
         chunks: list[bytes] = []
         size = 0
         while chunk := file.read(_READ_CHUNK):
             size += len(chunk)
             if size > limit:  # the file grew while we read it
-                raise too_big
+                raise _too_big(path, limit)
             chunks.append(chunk)
     data = b"".join(chunks)
     try:
@@ -455,6 +481,152 @@ def read_page_text(path: Path, *, limit: int = MAX_PAGE_BYTES) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise PageFormatError(f"{path}: not UTF-8 text (byte {exc.start}, line {line})") from None
+
+
+def _page_lines(path: Path, limit: int, digest: Any) -> Iterator[str]:
+    """The lines of a saved page as `parse_page` splits its text (a leading BOM dropped, \\r\\n
+    and \\r read as \\n), read 1 MiB at a time; `digest` (hashlib) is fed the bytes, so it
+    ends as `content_hash` of the text. The same errors as `read_page_text`."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    size = newlines = 0
+    carry = ""
+    started = False
+    with _open_page(path, limit) as file:
+        while True:
+            chunk = file.read(_READ_CHUNK)
+            final = not chunk
+            size += len(chunk)
+            if size > limit:  # the file grew while we read it
+                raise _too_big(path, limit)
+            digest.update(chunk)
+            pending = decoder.getstate()[0]
+            try:
+                text = decoder.decode(chunk, final=final)
+            except UnicodeDecodeError as exc:
+                at = size - len(chunk) - len(pending) + exc.start
+                line = newlines + (pending + chunk).count(b"\n", 0, exc.start) + 1
+                raise PageFormatError(f"{path}: not UTF-8 text (byte {at}, line {line})") from None
+            newlines += chunk.count(b"\n")
+            if not started:
+                text = text.lstrip("\ufeff")
+                started = bool(text)
+            text = carry + text
+            carry = ""
+            if not final and text.endswith("\r"):
+                text, carry = text[:-1], "\r"  # maybe the first half of \\r\\n
+            lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            if final:
+                yield from lines
+                return
+            carry = lines.pop() + carry
+            yield from lines
+
+
+@dataclass
+class StreamedPage:
+    """A page file too large to hold as text, parsed in two passes over the file.
+
+    The first pass (`stream_page`) finds what the whole page decides: its date, its year (from
+    every year printed on it), whether its end is cut off, its content hash. `papers()` reads
+    the file again and yields its papers a chunk at a time, exactly the papers and warnings
+    `parse_page` gives for the same text; `warnings` holds all of them once it is done.
+    """
+
+    path: Path
+    digest: Digest
+    content_hash: str
+    warnings: list[ImportWarning]
+    page_year: int
+    first_entry: int
+    limit: int
+
+    def papers(self, chunk: int = 1000) -> Iterator[list[Paper]]:
+        origin = self.digest.origin
+        digest = hashlib.sha256()
+        blocks = islice(
+            _iter_blocks(_page_lines(self.path, self.limit, digest)), self.first_entry, None
+        )
+        seen: set[str] = set()
+        papers: list[Paper] = []
+        for entry in _iter_entries(blocks, origin, []):  # their warnings: the first pass's
+            paper = _entry_to_paper(entry, self.page_year, origin, self.warnings)
+            if paper is None:
+                continue
+            if paper.id in seen:
+                self.warnings.append(
+                    ImportWarning(
+                        origin=origin, line=entry.line, message=f"duplicate entry {paper.title!r}"
+                    )
+                )
+                continue
+            seen.add(paper.id)
+            papers.append(paper)
+            if len(papers) >= chunk:
+                yield papers
+                papers = []
+        if digest.hexdigest() != self.content_hash:
+            raise PageFormatError(f"{self.path}: the file changed while it was being imported")
+        if papers:
+            yield papers
+
+
+def stream_page(
+    path: Path,
+    *,
+    year: int | None = None,
+    today: dt.date | None = None,
+    limit: int = MAX_PAGE_BYTES,
+) -> StreamedPage:
+    """The first pass over a page file (see StreamedPage); PageFormatError as `parse_page`."""
+    origin = str(path)
+    digest = hashlib.sha256()
+    blocks = _iter_blocks(_page_lines(path, limit, digest))
+    head = list(islice(blocks, 12))
+    if not head:
+        for _ in blocks:  # the hash of the whole (blank) file
+            pass
+        raise PageFormatError(f"{origin}: empty file, expected the text of a Daily Papers page")
+    found = _find_page_date(head)
+    if found is None:
+        raise PageFormatError(
+            f"{origin}: no page date found (expected a line such as 'Dec 10' after the "
+            "'Daily Papers' header in the first lines)"
+        )
+    first_entry, (page_month, page_day) = found
+    warnings: list[ImportWarning] = []
+    latest_year: int | None = None
+    last: _Entry | None = None
+    for entry in _iter_entries(chain(head[first_entry:], blocks), origin, warnings):
+        if entry.meta and entry.meta.year:
+            latest_year = max(latest_year or entry.meta.year, entry.meta.year)
+        last = entry
+    page_year = year or infer_page_year(
+        (page_month, page_day), [latest_year] if latest_year else [], today or dt.date.today()
+    )
+    page_date = _safe_date(page_year, page_month, page_day)
+    if page_date is None:
+        raise PageFormatError(f"{origin}: page date {page_month}/{page_day} is not a real date")
+    _warn_if_cut_off([last] if last is not None else [], origin, warnings)
+    return StreamedPage(
+        path=path,
+        digest=_page_digest(page_date, [], origin),
+        content_hash=digest.hexdigest(),
+        warnings=warnings,
+        page_year=page_year,
+        first_entry=first_entry,
+        limit=limit,
+    )
+
+
+def _page_digest(page_date: dt.date, papers: list[Paper], origin: str) -> Digest:
+    return Digest(
+        id=f"{SOURCE}-{page_date.isoformat()}",
+        source=SOURCE,
+        date=page_date,
+        title=f"Daily Papers {page_date.isoformat()}",
+        paper_ids=[p.id for p in papers],
+        origin=origin,
+    )
 
 
 def _file_kind(mode: int) -> str:

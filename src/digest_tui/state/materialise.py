@@ -57,48 +57,81 @@ def list_derived(conn: sqlite3.Connection, list_id: str) -> ListDerived | None:
     return derive_list(list_id, _rows(conn, "list_id = ?", (list_id,)))
 
 
+# Papers recomputed per round of queries: a merge of 100,000 ops touches thousands of papers,
+# and one query per table per chunk replaces eight statements per paper.
+_CHUNK = 500
+
+
 def recompute(conn: sqlite3.Connection, affected: Affected) -> None:
-    for rowid in sorted(affected.papers):
-        _store_paper(conn, rowid, paper_derived(conn, rowid))
+    papers = sorted(affected.papers)
+    for start in range(0, len(papers), _CHUNK):
+        chunk = papers[start : start + _CHUNK]
+        _store_papers(
+            conn, [(rowid, derive_paper(rows)) for rowid, rows in _paper_rows(conn, chunk)]
+        )
     for list_id in sorted(affected.lists):
         _store_list(conn, list_id, list_derived(conn, list_id))
 
 
-def _store_paper(conn: sqlite3.Connection, rowid: int, state: PaperDerived) -> None:
-    conn.execute("DELETE FROM paper_state WHERE paper_rowid = ?", (rowid,))
-    conn.execute("DELETE FROM paper_tags WHERE paper_rowid = ?", (rowid,))
-    conn.execute("DELETE FROM note_versions WHERE paper_rowid = ?", (rowid,))
-    if not state.empty:
-        note = state.note
-        conn.execute(
-            "INSERT INTO paper_state (paper_rowid, bookmarked, bookmarked_at, read, read_at, "
-            "note, note_version, note_conflicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                rowid,
-                int(state.bookmarked),
-                state.bookmarked_at,
-                int(state.read),
-                state.read_at,
-                note.text if note else None,
-                note.version if note else None,
-                max(len(state.notes) - 1, 0),
-            ),
-        )
-        conn.executemany(
-            "INSERT INTO paper_tags (tag, paper_rowid, added_at) VALUES (?, ?, ?)",
-            [(tag, rowid, state.tag_added_at[tag]) for tag in state.tags],
-        )
-        conn.executemany(
-            "INSERT INTO note_versions (paper_rowid, version, hlc, device, created_at, text) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(rowid, v.version, v.hlc, v.device, v.created_at, v.text) for v in state.notes],
-        )
-    # Tags and note text feed the full-text index (through the papers_fts triggers).
-    extra = "\n".join([" ".join(sorted(state.tags)), *(v.text for v in state.notes if v.text)])
-    extra = extra.strip()
-    conn.execute(
-        "UPDATE papers SET search_extra = ? WHERE rowid = ? AND search_extra != ?",
-        (extra, rowid, extra),
+def _paper_rows(conn: sqlite3.Connection, rowids: list[int]) -> list[tuple[int, list[OpRow]]]:
+    """Each paper's op rows, in the order `paper_derived` reads them (the `ops_paper` index:
+    by paper, then arrival), from one query."""
+    found: dict[int, list[OpRow]] = {rowid: [] for rowid in rowids}
+    for r in conn.execute(
+        f"SELECT {_OP_COLUMNS} FROM ops WHERE paper_rowid IN ({','.join('?' * len(rowids))}) "
+        "AND list_id IS NULL ORDER BY paper_rowid, seq",
+        rowids,
+    ):
+        found[r[6]].append((r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]))
+    return list(found.items())
+
+
+def _store_papers(conn: sqlite3.Connection, derived: list[tuple[int, PaperDerived]]) -> None:
+    rowids = [(rowid,) for rowid, _ in derived]
+    conn.executemany("DELETE FROM paper_state WHERE paper_rowid = ?", rowids)
+    conn.executemany("DELETE FROM paper_tags WHERE paper_rowid = ?", rowids)
+    conn.executemany("DELETE FROM note_versions WHERE paper_rowid = ?", rowids)
+    states: list[tuple[Any, ...]] = []
+    tags: list[tuple[Any, ...]] = []
+    notes: list[tuple[Any, ...]] = []
+    extras: list[tuple[str, int, str]] = []
+    for rowid, state in derived:
+        if not state.empty:
+            note = state.note
+            states.append(
+                (
+                    rowid,
+                    int(state.bookmarked),
+                    state.bookmarked_at,
+                    int(state.read),
+                    state.read_at,
+                    note.text if note else None,
+                    note.version if note else None,
+                    max(len(state.notes) - 1, 0),
+                )
+            )
+            tags.extend((tag, rowid, state.tag_added_at[tag]) for tag in state.tags)
+            notes.extend(
+                (rowid, v.version, v.hlc, v.device, v.created_at, v.text) for v in state.notes
+            )
+        # Tags and note text feed the full-text index (through the papers_fts triggers).
+        extra = "\n".join(
+            [" ".join(sorted(state.tags)), *(v.text for v in state.notes if v.text)]
+        ).strip()
+        extras.append((extra, rowid, extra))
+    conn.executemany(
+        "INSERT INTO paper_state (paper_rowid, bookmarked, bookmarked_at, read, read_at, "
+        "note, note_version, note_conflicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        states,
+    )
+    conn.executemany("INSERT INTO paper_tags (tag, paper_rowid, added_at) VALUES (?, ?, ?)", tags)
+    conn.executemany(
+        "INSERT INTO note_versions (paper_rowid, version, hlc, device, created_at, text) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        notes,
+    )
+    conn.executemany(
+        "UPDATE papers SET search_extra = ? WHERE rowid = ? AND search_extra != ?", extras
     )
 
 

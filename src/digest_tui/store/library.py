@@ -19,18 +19,21 @@ import json
 import sqlite3
 from array import array
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from digest_tui.errors import DigestError
 from digest_tui.ids import normalize_arxiv_id, title_key
-from digest_tui.models import ImportWarning, Paper, ParsedDigest, Repo
+from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest, Repo
 from digest_tui.state.refs import attach_pending
 from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.field_caps import cap_fields, where_from
 from digest_tui.store.fits import install_fits
+from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
 
 if TYPE_CHECKING:
@@ -69,6 +72,10 @@ _ENRICH_FIELDS = (
     "enrich_fp",
 )
 _JSON_LIST_FIELDS = ("authors", "keywords", "categories")
+# Meta key: the enrichment fingerprint every stored paper is known to carry (`has_stale`).
+_ENRICHED_FP = "enriched_fp"
+# Papers in one digest from which the full-text index is filled in bulk (store/fts_bulk.py).
+_BULK_FTS_MIN = 8
 
 
 @dataclass
@@ -235,24 +242,64 @@ class Library:
         removes papers from it nor shortens a stored title or abstract: that is kept, with a
         warning naming the file. `replace` makes the new copy win in both cases.
         """
-        report = ImportReport(digest_id=parsed.digest.id, warnings=list(parsed.warnings))
-        digest = parsed.digest
+        return self.import_chunks(
+            parsed.digest, [parsed.papers], parsed.warnings, content_hash, replace=replace
+        )
+
+    def import_chunks(
+        self,
+        digest: Digest,
+        chunks: Iterable[Sequence[Paper]],
+        warnings: Sequence[ImportWarning] = (),
+        content_hash: str = "",
+        *,
+        replace: bool = False,
+    ) -> ImportReport:
+        """`import_parsed` for a digest whose papers come a chunk at a time (a page too large
+        to hold, hf_page.StreamedPage), in one transaction. `warnings` is read at the end, so
+        a stream may still add to it while its chunks are read."""
+        report = ImportReport(digest_id=digest.id)
         day = digest.date.isoformat()
-        papers = []
-        for paper in parsed.papers:
-            capped, warnings = cap_fields(paper)
-            papers.append(self._with_catalog_arxiv(capped))
-            report.warnings.extend(warnings)
         with transaction(self.conn):
+            if self.enricher is None:  # papers stored unenriched: `has_stale` must look again
+                self.conn.execute("DELETE FROM meta WHERE key = ?", (_ENRICHED_FP,))
             rowids: list[tuple[int, int | None]] = []
-            for paper, source in zip(papers, parsed.papers, strict=True):
-                rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
-                setattr(report, outcome, getattr(report, outcome) + 1)
-                rowids.append((rowid, paper.upvotes))
-                if paper.id != source.id:
-                    self._keep_alias(source.id, rowid)
-            self._store_digest(parsed, rowids, content_hash, replace, report.warnings)
+            for chunk in chunks:
+                papers = []
+                for paper in chunk:
+                    capped, capped_warnings = cap_fields(paper)
+                    papers.append(self._with_catalog_arxiv(capped))
+                    report.warnings.extend(capped_warnings)
+                # Many new papers: their full-text rows are written in one statement at the
+                # end (store/fts_bulk.py), 5x cheaper than a trigger per paper. A few: not
+                # worth the DDL.
+                bulk = fts_filled_at_end(self.conn) if len(papers) >= _BULK_FTS_MIN else None
+                with bulk or nullcontext():
+                    for paper, source in zip(papers, chunk, strict=True):
+                        rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
+                        setattr(report, outcome, getattr(report, outcome) + 1)
+                        rowids.append((rowid, paper.upvotes))
+                        if paper.id != source.id:
+                            self._keep_alias(source.id, rowid)
+            report.warnings[:0] = warnings  # the source's warnings first, as they were found
+            self._store_digest(digest, rowids, content_hash, replace, report.warnings)
         return report
+
+    def needing_enrichment(self, papers: Sequence[Paper]) -> list[Paper]:
+        """The papers an import will likely enrich: all but those stored under the same id
+        with the same text and current enrichment. Only a hint for computing enrichment ahead
+        (service.import_files): a paper left out is still enriched when it is stored."""
+        fingerprint = self._fingerprint()
+        stored: dict[str, tuple[Any, ...]] = {}
+        for start in range(0, len(papers), 500):
+            ids = [p.id for p in papers[start : start + 500]]
+            for row in self.conn.execute(
+                "SELECT id, title, abstract, enrich_fp FROM papers "
+                f"WHERE id IN ({','.join('?' * len(ids))})",
+                ids,
+            ):
+                stored[row[0]] = (row[1], row[2], row[3])
+        return [p for p in papers if stored.get(p.id) != (p.title, p.abstract, fingerprint)]
 
     def _find_exact(self, ident: str, arxiv: str | None) -> sqlite3.Row | None:
         """A paper by its id, a former id (alias), or its arXiv id."""
@@ -426,13 +473,12 @@ class Library:
 
     def _store_digest(
         self,
-        parsed: ParsedDigest,
+        digest: Digest,
         rowids: list[tuple[int, int | None]],
         content_hash: str,
         replace: bool = False,
         warnings: list[ImportWarning] | None = None,
     ) -> None:
-        digest = parsed.digest
         conn = self.conn
         existing = conn.execute(
             "SELECT content_hash FROM digests WHERE id = ?", (digest.id,)
@@ -531,14 +577,45 @@ class Library:
             ).fetchone()[0]
         )
 
+    def has_stale(self) -> bool:
+        """Whether any paper's stored enrichment predates the current data files.
+
+        Cheap on every command at any size: meta `enriched_fp` records the fingerprint every
+        paper was last seen enriched with (set by `reenrich` and by a check that found nothing
+        stale; dropped by an import without an enricher), so the usual answer is one meta read
+        instead of a scan of every row (`stale_count`)."""
+        fingerprint = self._fingerprint()
+        if fingerprint is None:
+            return False
+        if self.get_meta(_ENRICHED_FP) == fingerprint:
+            return False
+        stale = (
+            self.conn.execute(
+                "SELECT 1 FROM papers WHERE enrich_fp IS NOT ? LIMIT 1", (fingerprint,)
+            ).fetchone()
+            is not None
+        )
+        if not stale:
+            # Only a shortcut for the next check: a library that cannot be written (a
+            # read-only file) just keeps scanning.
+            with suppress(sqlite3.Error, DigestError), transaction(self.conn):
+                self.set_meta(_ENRICHED_FP, fingerprint)
+        return stale
+
     def reenrich(
         self,
         *,
         only_stale: bool = True,
         progress: Callable[[int, int], None] | None = None,
         batch: int = 500,
+        workers: int = 0,
     ) -> int:
-        """Enrich papers again (those enriched with older data, or all); return how many."""
+        """Enrich papers again (those enriched with older data, or all); return how many.
+
+        Each batch is enriched outside any transaction and written in a short one, so the
+        library stays writable for the app and other commands meanwhile (a paper whose text
+        changed in between is enriched again inside the write). `workers` > 0 enriches the
+        next batch in that many processes while one is written (enrich/parallel.py)."""
         fingerprint = self._fingerprint()
         if fingerprint is None:
             return 0
@@ -547,13 +624,56 @@ class Library:
             r[0] for r in self.conn.execute(f"SELECT rowid FROM papers {where}", (fingerprint,))
         ]
         total = len(rowids)
-        for start in range(0, total, batch):
-            with transaction(self.conn):
-                for rowid in rowids[start : start + batch]:
-                    self._enrich_stored(rowid)
-            if progress is not None:
-                progress(min(start + batch, total), total)
+        batches = [rowids[start : start + batch] for start in range(0, total, batch)]
+        pool = None
+        if workers > 0 and total > batch:
+            from digest_tui.enrich.parallel import EnrichPool
+
+            assert self.enricher is not None
+            pool = EnrichPool(self.enricher, workers)
+        with pool or nullcontext():
+            handle = pool.submit(self._stored_papers(batches[0])) if pool and batches else None
+            done = 0
+            for index, chunk in enumerate(batches):
+                if pool is not None and handle is not None:
+                    pool.collect(handle)
+                    following = batches[index + 1] if index + 1 < len(batches) else []
+                    handle = pool.submit(self._stored_papers(following)) if following else None
+                computed = [(rowid, self._enrich_columns_of(rowid)) for rowid in chunk]
+                with transaction(self.conn):
+                    for rowid, (text, columns) in computed:
+                        now = self._enrich_text(rowid)
+                        if now is None:
+                            continue  # gone since
+                        if now != text:  # changed since: enrich it again, now
+                            text, columns = self._enrich_columns_of(rowid)
+                        self._update(rowid, columns)
+                        self._store_topics(rowid, json.loads(columns["topics"]))
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, total)
+        with transaction(self.conn):
+            self.set_meta(_ENRICHED_FP, fingerprint)
         return total
+
+    # The stored fields enrichment reads (with the extra repos): what `reenrich` compares.
+    _ENRICH_TEXT = "title, abstract, keywords, arxiv_id, github_repo, github_stars"
+
+    def _enrich_text(self, rowid: int) -> tuple[Any, ...] | None:
+        row = self.conn.execute(
+            f"SELECT {self._ENRICH_TEXT} FROM papers WHERE rowid = ?", (rowid,)
+        ).fetchone()
+        extra = self.conn.execute(
+            "SELECT group_concat(repo, char(10)) FROM extra_repos WHERE paper_rowid = ?", (rowid,)
+        ).fetchone()[0]
+        return (*row, extra) if row is not None else None
+
+    def _enrich_columns_of(self, rowid: int) -> tuple[tuple[Any, ...] | None, dict[str, Any]]:
+        text = self._enrich_text(rowid)
+        return text, self._enrichment_columns(self.stored_paper(rowid), self._extra_repos(rowid))
+
+    def _stored_papers(self, rowids: Sequence[int]) -> list[Paper]:
+        return [self.stored_paper(rowid) for rowid in rowids]
 
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
         """Attach repos from another source (PwC import, the user); re-enrich; return added."""
@@ -629,12 +749,9 @@ class Library:
 
     def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
         """id -> the shortest prefix naming only that paper (store/short_ids.py)."""
-        from digest_tui.store.short_ids import shortest_prefixes
+        from digest_tui.store.short_ids import names_for, shortest_prefixes
 
-        names = self.conn.execute(
-            "SELECT id, id FROM papers UNION ALL SELECT alias, paper_id FROM paper_aliases"
-        ).fetchall()
-        return shortest_prefixes(((r[0], r[1]) for r in names), ids)
+        return shortest_prefixes(names_for(self.conn, ids), ids)
 
     def list_rows(self, query: PaperQuery) -> list[ListRow]:
         sql, params = build_select(query, _LIST_COLUMNS, join_state=True)

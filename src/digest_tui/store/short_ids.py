@@ -9,6 +9,7 @@ aliases), so every id a table shows can be typed back.
 
 from __future__ import annotations
 
+import sqlite3
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 
@@ -52,3 +53,30 @@ def shortest_prefixes(names: Iterable[tuple[str, str]], wanted: Sequence[str]) -
                 shared = max(shared, _common_prefix(folded, keys[i]))
         short[paper_id] = paper_id[: max(MIN_SLUG_PREFIX, shared + 1)]
     return short
+
+
+# Wanted ids up to this many are shortened from the names that can matter (below); a longer
+# list (a whole table) reads every name once.
+_FEW = 500
+
+
+def names_for(conn: sqlite3.Connection, wanted: Sequence[str]) -> list[tuple[str, str]]:
+    """The (name, paper id) pairs `shortest_prefixes` needs for `wanted`: every id and alias.
+
+    For a few ASCII ids (a page of a listing at 100,000 papers) only the names that can share
+    `MIN_SLUG_PREFIX` or more leading characters with one of them are read, plus every
+    non-ASCII name (compared in Python, where case folding is exact): a shorter shared prefix
+    gives the minimum length anyway, so the result is the same as from all the names."""
+    every = "SELECT id, id FROM papers UNION ALL SELECT alias, paper_id FROM paper_aliases"
+    if len(wanted) > _FEW or not all(ident.isascii() for ident in wanted):
+        return [(r[0], r[1]) for r in conn.execute(every)]
+    heads = sorted({ident[:MIN_SLUG_PREFIX].lower() for ident in wanted})
+    marks = ",".join("?" * len(heads))
+    rows = conn.execute(
+        f"SELECT name, owner FROM (SELECT id AS name, id AS owner FROM papers UNION ALL "
+        f"SELECT alias, paper_id FROM paper_aliases) "
+        f"WHERE lower(substr(name, 1, {MIN_SLUG_PREFIX})) IN ({marks}) "
+        "OR name GLOB '*[^ -~]*'",
+        heads,
+    )
+    return [(r[0], r[1]) for r in rows]

@@ -25,7 +25,10 @@ from digest_tui.sync.segments import (
     segment_dir,
 )
 
-BATCH_OPS = 20_000  # downloaded ops applied in one transaction
+# Downloaded ops applied in one transaction. Each batch recomputes every paper it touches from
+# all of that paper's ops so far, so larger batches re-read fewer ops: 10 devices x 10,000 ops
+# took 5.8 s of CPU in batches of 20,000 and 4.5 s in batches of 50,000 (~30 MB of ops held).
+BATCH_OPS = 50_000
 MANIFEST_RECHECK_SECONDS = 3600  # read a manifest this old again even if its ETag is the same
 
 
@@ -225,9 +228,12 @@ class Receiver:
         for op in ops:
             if op in held:
                 continue
-            digest = op_digest(op)
             genuine = vouch.get(op.op_id)
             old = stored.get(op.op_id)
+            if genuine is None and old is None:
+                apply.append(op)  # nothing to compare it with: no digest needed
+                continue
+            digest = op_digest(op)
             if genuine is not None and digest != genuine:
                 disowned.append(op)  # its owner vouches for another version of it
                 continue
@@ -266,7 +272,9 @@ class Receiver:
     def future(self, ops: list[Op]) -> list[Op]:
         """The ops stamped further ahead of this machine's clock than the drift allowed."""
         limit = self.ctx.wall() + self.ctx.max_drift_ms
-        return [op for op in ops if Stamp.decode(op.hlc).wall_ms > limit]
+        # A validated op's stamp is canonical (Op.from_json re-encodes it): its wall clock is
+        # the digits before the first "-", read here without building a Stamp per op.
+        return [op for op in ops if int(op.hlc.partition("-")[0]) > limit]
 
     def _held_reason(self, held: list[Op], ops: list[Op]) -> str:
         ahead = (max(Stamp.decode(op.hlc).wall_ms for op in held) - self.ctx.wall()) / 86_400_000

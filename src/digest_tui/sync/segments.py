@@ -250,7 +250,9 @@ def _json_line(line: str, where: str, number: int) -> Any:
     except jsonsafe.MalformedJSON as exc:
         detail = str(exc).removeprefix("not valid JSON: ")
         raise SegmentError(f"{where}: line {number}: not JSON ({detail})") from None
-    if _depth(value) > MAX_OP_DEPTH:
+    # Nesting cannot exceed the number of opening brackets (counted in C): only a line with
+    # more of them than the limit needs the walk over the parsed value.
+    if line.count("[") + line.count("{") > MAX_OP_DEPTH and _depth(value) > MAX_OP_DEPTH:
         raise SegmentError(f"{where}: line {number}: nested more than {MAX_OP_DEPTH} levels deep")
     return value
 

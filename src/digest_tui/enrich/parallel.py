@@ -1,0 +1,90 @@
+"""Enrichment of many papers in worker processes, while the caller stores earlier ones.
+
+Enrichment is a pure function of a paper's text and of the data files (pipeline.py), and most
+of an import's time: spread over processes it uses the other cores, and the caller (the single
+SQLite writer) stores one batch while the workers enrich the next. The results go back to the
+caller's `Enricher` (`prepare`), keyed by every field enrichment reads, so a paper whose fields
+were changed before storing (capped, given an arXiv id by the catalog) is simply enriched
+again in the caller: the stored result is the same either way.
+
+Workers are started with "fork" when the process has a single thread (cheap: modules already
+imported), else with "spawn" (forking a threaded process can deadlock).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from digest_tui.enrich.pipeline import Enricher, Enrichment, enrichment_key
+from digest_tui.models import Paper
+
+# Below this many papers in an import the start of the workers costs more than they save.
+MIN_PAPERS = 1500
+_CHUNK = 100  # papers per task sent to a worker
+
+_worker: Enricher | None = None
+
+
+def _start_worker(config_dir: Path | None) -> None:
+    global _worker
+    _worker = Enricher(config_dir)
+    _worker.scanner  # noqa: B018 - load the data files once, before the first task
+
+
+def _enrich_chunk(papers: list[Paper]) -> list[tuple[tuple[Any, ...], Enrichment]]:
+    assert _worker is not None
+    return [(enrichment_key(paper), _worker.compute(paper)) for paper in papers]
+
+
+def default_workers() -> int:
+    """Worker processes for a large import: one per core (the caller stores meanwhile)."""
+    return os.cpu_count() or 1
+
+
+class EnrichPool:
+    """`submit(papers)` starts enriching them in the workers; `collect(handle)` waits and
+    hands the results to the enricher. Use as a context manager (the workers stop at exit)."""
+
+    def __init__(self, enricher: Enricher, workers: int) -> None:
+        self.enricher = enricher
+        self.workers = workers
+        # Started on the first papers to enrich: re-importing known files needs none.
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            method = "fork" if threading.active_count() == 1 else "spawn"
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context(method),
+                initializer=_start_worker,
+                initargs=(self.enricher.config_dir,),
+            )
+        return self._executor
+
+    def submit(self, papers: Sequence[Paper]) -> list[Future]:
+        if not papers:
+            return []
+        executor = self._started()
+        return [
+            executor.submit(_enrich_chunk, list(papers[i : i + _CHUNK]))
+            for i in range(0, len(papers), _CHUNK)
+        ]
+
+    def collect(self, handle: list[Future]) -> None:
+        for future in handle:
+            self.enricher.prepare(future.result())
+
+    def __enter__(self) -> EnrichPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+        self.enricher.discard_prepared()
