@@ -128,6 +128,11 @@ def test_variant_names_do_not_match_a_different_device(catalog, abstract, device
         ("Latency is reported on a six-GPU server.", "single-node", 6),
         ("Post-training runs on 512 v5p TPUs.", "multi-node", 512),
         ("Jobs are spread over multiple machines.", "multi-node", None),
+        # Third blind split: a word between "multiple" and the machines, VMs and instances.
+        ("Gradients are computed on multiple worker nodes.", "multi-node", None),
+        ("We train with multiple cheap VMs rented by the hour.", "multi-node", None),
+        ("Each stage runs on multiple spot instances.", "multi-node", None),
+        ("Requests are routed across a server fleet of mixed GPUs.", "multi-node", None),
         ("The assistant runs on a laptop without a discrete GPU.", "edge", None),
         ("Our model runs on a single consumer GPU.", "single-device", 1),
         ("We scale training to thousands of GPUs.", "multi-node", 1000),

@@ -338,3 +338,52 @@ def test_an_inference_cluster_scheduler_is_not_training(taxonomy):
     )
     assert TP not in found
     assert "serving" in found
+
+
+# --- third blind split: training systems named by their cluster setting --------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Straggler-Tolerant Distributed SGD for Recommendation Models",
+            "Slow workers stall every step of synchronous training. We run distributed SGD with "
+            "backup workers and a deadline on each step, so that the slowest replicas are "
+            "dropped, and reach the same accuracy 1.4x sooner.",
+        ),
+        (
+            "Placing Distributed DL Jobs by Their Bandwidth Needs",
+            "Distributed DL jobs that share a GPU cluster slow each other down on shared links. "
+            "We profile each job once and co-locate the bandwidth-hungry ones on one rack, "
+            "cutting the average job completion time by 28%.",
+        ),
+        (
+            "Rack-Aware Placement for Large Pre-Training Runs",
+            "Pre-training jobs that span hundreds of nodes exchange gradients in bursts within "
+            "fixed groups of GPUs. Our placement keeps each group under one switch and raises "
+            "the throughput of a 70B pre-training run by 9%.",
+        ),
+    ],
+)
+def test_training_named_by_its_cluster_setting_is_training_parallelism(taxonomy, title, abstract):
+    assert TP in topics(taxonomy, title, abstract)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Distributed DL Inference on Shared Edge Servers",
+            "We split distributed DL inference across shared edge servers and schedule requests "
+            "so that tail latency stays under 50 ms at twice the request rate.",
+        ),
+        (
+            "Batch Jobs That Span Many Nodes: Placing Inference Pipelines",
+            "Offline inference jobs that span dozens of nodes read large inputs. We place them "
+            "near their data and finish batch scoring 2x sooner.",
+        ),
+    ],
+)
+def test_the_same_cluster_words_for_inference_are_not_training(taxonomy, title, abstract):
+    assert TP not in topics(taxonomy, title, abstract)

@@ -146,7 +146,16 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         False,
     ),
     (r"\bmulti-?node\b|\binter-?node\b|\bexascale\b|\bsupercomput\w+", "multi-node", True),
-    (r"\bmultiple (?:machines|servers|nodes|hosts)\b", "multi-node", True),
+    # "multiple worker nodes", "multiple cheap VMs", "multiple spot instances": the modifier is
+    # one of a short list, so "multiple neighbor nodes" of a graph stays out.
+    (
+        r"\bmultiple (?:(?:worker|compute|computing|GPU|cloud|cheap|physical|remote|training"
+        r"|server|commodity) )?(?:machines|servers|nodes|hosts|VMs)\b"
+        r"|\bmultiple (?:(?:on-)?spot|cloud|preemptible|EC2|compute) instances\b",
+        "multi-node",
+        True,
+    ),
+    (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
     (
         r"\bacross (?:multiple |many |different |independent )?"
         r"(?:nodes|clusters|data ?cent(?:er|re)s)",
