@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on, work
@@ -60,6 +60,9 @@ from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
+
+if TYPE_CHECKING:  # the lists screen loads when `L` first opens it
+    from digest_tui.tui.screens.lists_screen import ListRenamed
 
 SEARCH_DEBOUNCE_SECONDS = 0.08
 
@@ -681,6 +684,12 @@ class DigestApp(App[int]):
         from digest_tui.tui.screens.lists_screen import ListsScreen
 
         self.push_screen(ListsScreen(self.service))
+
+    def on_list_renamed(self, message: ListRenamed) -> None:
+        """The list being viewed was renamed (`L`): the view follows it to its new name."""
+        if self.selection.key == ("list", message.old):
+            self.selection = Selection("list", message.new, f"Reading lists: {message.new}")
+            self._remember_view()
 
     def action_remove_from_list(self) -> None:
         paper = self._current_paper()

@@ -26,6 +26,16 @@ if TYPE_CHECKING:
     from digest_tui.tui.library_service import LibraryService
 
 
+class ListRenamed(Message):
+    """Posted to the app when a list is renamed here: a view showing the old name follows it
+    to the new one (without this the tree lost the node and fell back to "All papers")."""
+
+    def __init__(self, old: str, new: str) -> None:
+        super().__init__()
+        self.old = old
+        self.new = new
+
+
 class ListsScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     ListsScreen { align: center middle; }
@@ -88,6 +98,8 @@ class ListsScreen(ModalScreen[None]):
         except (StateError, sqlite3.Error, OSError) as exc:
             self.post_message(self.Loaded(self.service.reading_lists(), f"Not saved: {exc}"))
             return
+        if change == "rename_list":
+            self.app.post_message(ListRenamed(*args))  # before the redraw it asks for
         self.app.post_message(msg.StateSaved())
         self.post_message(self.Loaded(self.service.reading_lists(), done))
 
