@@ -42,9 +42,11 @@ from digest_tui.tui.navigation import (
     SearchScope,
     ViewPrefs,
     effective_sort,
+    first_unread,
     list_header,
     next_unread,
     search_notes,
+    views_after,
 )
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.screens.editors import (
@@ -86,6 +88,18 @@ _LIST_ONLY_ACTIONS = frozenset(
         "undo_mark_all",
     }
 )
+
+
+class UnreadViewFound(Message):
+    """A worker found the next view with unread papers (`.`/`,` ran out in the current one);
+    `view` None: there is none."""
+
+    def __init__(self, view: Selection | None, unread: int, step: int, left: Selection) -> None:
+        super().__init__()
+        self.view = view
+        self.unread = unread
+        self.step = step
+        self.left = left
 
 
 class DigestApp(App[int]):
@@ -150,6 +164,9 @@ class DigestApp(App[int]):
         self.layout_name: Layout | None = None
         # The ids the last "mark all shown read" changed: what `u` puts back.
         self._undo_mark_all: list[str] = []
+        # After `.`/`,` moved to another view: (that view's key, step), so its rows open on
+        # its first (or last) unread paper.
+        self._land_on_unread: tuple[tuple[str, str | None], int] | None = None
         # State changes run in the order their keys were pressed (see _change_state).
         self._state_turn = threading.Condition()
         self._state_tickets = 0
@@ -309,6 +326,11 @@ class DigestApp(App[int]):
         papers = self.main_screen.query_one(PaperList)
         keep_id = self._cursor_after_refresh(papers.rows, rows, keep_id)
         papers.set_rows(rows, keep_id=keep_id)
+        if self._land_on_unread is not None and self._land_on_unread[0] == self.selection.key:
+            index = first_unread(rows, self._land_on_unread[1])
+            self._land_on_unread = None
+            if index is not None:
+                papers.cursor = index
         self._show_list_header(len(rows), scope)
         if not rows:
             self.main_screen.query_one(PaperPanel).show_paper(None)
@@ -895,11 +917,41 @@ class DigestApp(App[int]):
         papers = self.main_screen.query_one(PaperList)
         index = next_unread(papers.rows, papers.cursor, step)
         if index is None:
-            self.notify_text(f"No more unread papers in {self.selection.label}.", timeout=3)
+            # None left here: on to the next view in the tree that has some (newsboat's way).
+            views = views_after(self.main_screen.query_one(NavTree).views(), self.selection, step)
+            self._find_unread_view(views, self.search_text, step, self.selection)
             return
         if (index < papers.cursor) == (step > 0):
             self.notify_text("Wrapped around the list.", timeout=2)
         papers.cursor = index
+
+    @work(thread=True, exclusive=True, group="unread-view", exit_on_error=False)
+    def _find_unread_view(
+        self, views: list[Selection], search: str, step: int, left: Selection
+    ) -> None:
+        found = self.service.first_with_unread(views, search)
+        view, unread = found if found is not None else (None, 0)
+        self._send(UnreadViewFound(view, unread, step, left))
+
+    def on_unread_view_found(self, message: UnreadViewFound) -> None:
+        left, view = message.left, message.view
+        if left.key != self.selection.key:
+            return  # the reader moved on meanwhile: their choice stands
+        if view is None:
+            elsewhere = "" if left.kind == "all" else " or any other view"
+            self.notify_text(f"No more unread papers in {left.label}{elsewhere}.", timeout=4)
+            return
+        tree = self.main_screen.query_one(NavTree)
+        node = tree.find(view)
+        if node is None:
+            return
+        self._land_on_unread = (view.key, message.step)
+        self.notify_text(
+            f"No more unread papers in {left.label}: went to {view.label} "
+            f"({message.unread} unread).",
+            timeout=5,
+        )
+        tree.move_cursor(node)  # NodeHighlighted loads its rows; they open on an unread one
 
     def action_mark_all_read(self) -> None:
         """`A`: every paper the list shows now is marked read, one op each (so it syncs)."""

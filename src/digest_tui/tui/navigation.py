@@ -147,6 +147,26 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+# Views that hold every other view's papers: going there when a view runs out of unread papers
+# would not move the reader on (newsboat goes to the next feed, not to "all articles").
+_AGGREGATE_KINDS = frozenset({"all", "unread"})
+
+
+def views_after(views: Sequence[Selection], current: Selection, step: int) -> list[Selection]:
+    """The tree's views after (step 1) or before (step -1) `current`, wrapping around, without
+    `current` and the aggregate views: where `.`/`,` look next for an unread paper."""
+    keys = [view.key for view in views]
+    start = keys.index(current.key) if current.key in keys else -1 if step > 0 else len(views)
+    size = len(views)
+    ordered = [views[(start + step * offset) % size] for offset in range(1, size + 1)]
+    return [v for v in ordered if v.key != current.key and v.kind not in _AGGREGATE_KINDS]
+
+
+def first_unread(rows: Sequence[ListRow], step: int) -> int | None:
+    """The first (step 1) or last (step -1) unread row: where `.`/`,` land in a new view."""
+    return next_unread(rows, -1 if step > 0 else len(rows), step) if rows else None
+
+
 def next_unread(rows: Sequence[ListRow], cursor: int, step: int) -> int | None:
     """The index of the next (step 1) or previous (step -1) unread row after `cursor`,
     wrapping around the list; None when no row is unread but the current one (or none)."""

@@ -102,6 +102,19 @@ class NavTree(Tree[Selection]):
 
         return walk(self.root)
 
+    def views(self) -> list[Selection]:
+        """Every view the tree offers, in the order it shows them (groups' titles skipped)."""
+        found: list[Selection] = []
+
+        def walk(node: TreeNode[Selection]) -> None:
+            for child in node.children:
+                if child.data is not None and child is not self.root:
+                    found.append(child.data)
+                walk(child)
+
+        walk(self.root)
+        return found
+
     def _restore(self, keep: Selection | None) -> None:
         found = self.find(keep) if keep is not None else None
         # Node lines are numbered when the tree lays its lines out, lazily: until then every
