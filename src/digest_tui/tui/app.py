@@ -13,6 +13,7 @@ service each live in their own module already.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from collections import deque
@@ -43,6 +44,7 @@ from digest_tui.tui.navigation import (
     ViewPrefs,
     effective_sort,
     first_unread,
+    latest_digest_view,
     list_header,
     next_unread,
     search_notes,
@@ -263,9 +265,12 @@ class DigestApp(App[int]):
 
         self.service.startup(progress)
         prefs = self.service.view_prefs()
-        # The view left last time; a first launch opens "Today" (the newest digest).
-        prefs = replace(prefs, selection=prefs.selection or Selection("today", None, "Today"))
         tree = self.service.tree_data()
+        # The view left last time; a first launch opens the newest digest ("Today" when it is
+        # today's, else "Latest digest DATE"), or "All papers" in an empty library.
+        if prefs.selection is None and tree.today is not None:
+            today = dt.date.today().isoformat()
+            prefs = replace(prefs, selection=latest_digest_view(tree.today.date, today))
         rows = self.service.rows(prefs.selection or Selection(), self.search_text, prefs.sort)
         self._send(msg.LibraryReady(tree, rows, self.service.theme(), prefs))
 
@@ -284,8 +289,6 @@ class DigestApp(App[int]):
             self._sync(quiet_if_unconfigured=True)
         days = self.ctx.settings.fetch_on_start_days
         if days:
-            import datetime as dt
-
             self._fetch(since=(dt.date.today() - dt.timedelta(days=days - 1)).isoformat())
 
     @work(thread=True, exclusive=True, group="tree", exit_on_error=False)
@@ -861,7 +864,12 @@ class DigestApp(App[int]):
         that node is gone (its last paper left a tag, a remembered list was deleted), the
         cursor falls back to "All papers" and the list follows it."""
         shown = self.main_screen.query_one(NavTree).populate(data, keep=self.selection)
-        if shown is not None and shown.key != self.selection.key:
+        if shown is not None and shown.key == self.selection.key and shown != self.selection:
+            # The same view under a new name (the latest digest became today's): say it.
+            self.selection = shown
+            if not self.search_text.strip():  # a search's header waits for its own rows
+                self._show_list_header(len(self.main_screen.query_one(PaperList).rows), None)
+        elif shown is not None and shown.key != self.selection.key:
             self.selection = shown
             self._load_rows(shown, self.search_text, None)
             self._remember_view()

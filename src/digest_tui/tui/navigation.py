@@ -29,7 +29,7 @@ SEARCH_EVERYWHERE_KEY = "ctrl+g"
 @dataclass(frozen=True)
 class ViewPrefs:
     """What the app remembers between launches (meta `ui_prefs`, local: never synced).
-    `selection` None: never remembered (a first launch), which opens "Today"."""
+    `selection` None: never remembered (a first launch), which opens the newest digest."""
 
     selection: Selection | None = None
     sort: str | None = None
@@ -75,6 +75,18 @@ class ViewPrefs:
             sort=sort if sort in SORTS else None,
             panel_hidden=data.get("panel_hidden") is True,
         )
+
+
+def latest_digest_view(date: str, today: str) -> Selection:
+    """The view of the newest digest, named honestly: "Today" only when it is today's, else
+    "Latest digest 2026-01-08" (a library not fetched for days must not claim to be today's)."""
+    label = "Today" if date == today else f"Latest digest {date}"
+    return Selection("today", None, label)
+
+
+def tree_name(view: Selection) -> str:
+    """A view's name in the tree, where the pane is narrow: "Latest 2026-01-08"."""
+    return view.label.replace("Latest digest ", "Latest ", 1)
 
 
 def effective_sort(selection: Selection, search: str, sort: str | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 
 from rich.text import Text
@@ -11,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from digest_tui.textsafe import printable
 from digest_tui.tui.library_service import Selection, TreeData
+from digest_tui.tui.navigation import latest_digest_view, tree_name
 
 
 def _label(name: str, count: int | None) -> Text:
@@ -50,10 +52,8 @@ class NavTree(Tree[Selection]):
         root = self.root
         root.add_leaf(_label("All papers", data.total), data=Selection())
         if data.today is not None:
-            root.add_leaf(
-                _label(f"Today {data.today.date}", data.today.count),
-                data=Selection("today", None, "Today"),
-            )
+            latest = latest_digest_view(data.today.date, dt.date.today().isoformat())
+            root.add_leaf(_label(tree_name(latest), data.today.count), data=latest)
         for kind, name, count in (
             ("new", "New since last visit", data.new),
             ("bookmarks", "Bookmarks", data.bookmarks),
