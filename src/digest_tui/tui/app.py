@@ -430,6 +430,10 @@ class DigestApp(App[int]):
         # `/` typed into a text field (the search box, a tag or note editor) is text.
         if action == "search" and isinstance(self.focused, Input | TextArea):
             return False
+        if action == "search" and self.screen is not self.main_screen:
+            # `/` is a priority binding: over help or the lists screen it opened the search box
+            # behind the dialog, which then kept neither the keys nor its own focus.
+            return False
         if isinstance(self.screen, PaperScreen) and action in _LIST_ONLY_ACTIONS:
             return False  # they act on panes hidden under the full-screen paper
         if action == "leave_search":
@@ -522,10 +526,18 @@ class DigestApp(App[int]):
         self._remember_view()
 
     def action_next_repo(self) -> None:
-        self.main_screen.query_one(PaperPanel).cycle_repo(1)
+        self._cycle_repo(1)
 
     def action_previous_repo(self) -> None:
-        self.main_screen.query_one(PaperPanel).cycle_repo(-1)
+        self._cycle_repo(-1)
+
+    def _cycle_repo(self, step: int) -> None:
+        panel = self.main_screen.query_one(PaperPanel)
+        if panel.paper is not None and not panel.paper.repos:
+            # Said, not silent: a key that does nothing looks broken.
+            self.notify_text("This paper has no linked code.", severity="warning")
+            return
+        panel.cycle_repo(step)
 
     def action_open_repo(self) -> None:
         repo = self.main_screen.query_one(PaperPanel).current_repo
@@ -731,7 +743,14 @@ class DigestApp(App[int]):
     def action_move_in_list(self, step: int) -> None:
         papers = self.main_screen.query_one(PaperList)
         current = papers.current
-        if current is None or self.selection.kind != "list" or self.selection.value is None:
+        if self.selection.kind != "list" or self.selection.value is None:
+            self.notify_text(
+                "J and K move a paper within a reading list: open one in the navigation pane "
+                "first.",
+                severity="warning",
+            )
+            return
+        if current is None:
             return
         target = papers.cursor + step
         if not 0 <= target < len(papers.rows):
