@@ -47,3 +47,32 @@ def test_80x24_titles_readable_enter_and_escape(home: Path) -> None:
     finally:
         term.close()
     assert "app exited with status 0" in screen and "Traceback" not in screen
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 48)])
+def test_a_broken_config_is_named_on_screen_and_q_leaves_no_traceback(
+    home: Path, size: tuple[int, int]
+) -> None:
+    """Issue 10: a typo in config.yaml is named (file, line, field) on screen within a few
+    seconds, the list is usable, and `q` exits 0 without a traceback."""
+    (home / "config").mkdir(exist_ok=True)
+    (home / "config" / "config.yaml").write_text(
+        "machines:\n  - name: desk\n    devices: [{id: rtx-4090, count: one}]\n",
+        encoding="utf-8",
+    )
+    width, height = size
+    term = Terminal(home, width=width, height=height, keep_open=True)
+    try:
+        # The notice wraps at narrow widths: look for its parts in the screen's words.
+        screen = term.wait_until(
+            lambda s: "config.yaml:3:" in s and "152 papers" in s, "the config problem", 20
+        )
+        assert "machines[0].devices[0]" in " ".join(screen.split()), screen
+        term.keys("j", "r")  # keys that read a setting once stopped the app
+        term.keys("q")
+        screen = term.wait_until(lambda s: "app exited with status" in s, "the exit")
+    finally:
+        term.close()
+    assert "app exited with status 0" in screen, screen
+    assert "Traceback" not in screen and "internal error" not in screen, screen

@@ -56,3 +56,25 @@ async def test_move_in_list_outside_a_reading_list_says_what_it_needs(home):
         )
         await pilot.press("K")
         assert len([n for n in notices(app) if n.startswith("J and K")]) == 2
+
+
+BROKEN_CONFIG = (
+    "repo_health: false\nmachines:\n  - name: desk\n    devices: [{id: rtx-4090, count: one}]\n"
+)
+
+
+async def test_a_typo_in_config_yaml_is_named_and_the_app_goes_on_with_defaults(home):
+    (home / "config").mkdir(exist_ok=True)
+    (home / "config" / "config.yaml").write_text(BROKEN_CONFIG, encoding="utf-8")
+    app = DigestApp(AppContext())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        said = [n for n in notices(app) if "config.yaml:4: machines[0].devices[0]" in n]
+        assert said and said[0].endswith("Using the default settings until it is fixed."), said
+        assert len(app.main_screen.query_one("PaperList").rows) == 152
+        # Keys that read a setting work (they stopped the app before).
+        await pilot.press("j", "r", "o")
+        await settle(pilot)
+        assert app.is_running and app.screen is app.main_screen
+        await pilot.press("q")
+    assert app.return_code == 0

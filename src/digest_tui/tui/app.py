@@ -263,6 +263,7 @@ class DigestApp(App[int]):
         def progress(message: str) -> None:
             self._notify_from_thread(message, timeout=4)
 
+        self._load_settings()
         self.service.startup(progress)
         prefs = self.service.view_prefs()
         tree = self.service.tree_data()
@@ -273,6 +274,23 @@ class DigestApp(App[int]):
             prefs = replace(prefs, selection=latest_digest_view(tree.today.date, today))
         rows = self.service.rows(prefs.selection or Selection(), self.search_text, prefs.sort)
         self._send(msg.LibraryReady(tree, rows, self.service.theme(), prefs))
+
+    def _load_settings(self) -> None:
+        """Read config.yaml here, in the start-up worker: a typo in it is said on screen (file,
+        line, field) and the app goes on with the default settings, rather than stopping at
+        the first key that reads a setting."""
+        from digest_tui.config import Settings
+        from digest_tui.errors import ConfigError
+
+        try:
+            self.ctx.settings  # noqa: B018 (loads and caches them)
+        except ConfigError as exc:
+            self.ctx.settings = Settings()
+            self._notify_from_thread(
+                f"{exc}. Using the default settings until it is fixed.",
+                severity="error",
+                timeout=30,
+            )
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
