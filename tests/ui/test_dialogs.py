@@ -257,3 +257,21 @@ async def test_deleting_the_list_being_viewed_falls_back_to_all_papers(home, siz
         assert len(app.main_screen.query_one(PaperList).rows) == 152
         title = str(app.main_screen.query_one("#list-title").render())
         assert title.startswith("All papers · 152 papers"), title
+
+
+async def test_enter_on_a_list_in_the_lists_screen_shows_its_papers(home) -> None:
+    _lists(["week one", "later"])
+    app = DigestApp(AppContext())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("L")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#lists").highlighted = [n for n, _ in screen.lists].index("later")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is app.main_screen
+        assert app.selection.key == ("list", "later")
+        tree = app.main_screen.query_one(NavTree)
+        assert tree.cursor_node is not None and tree.cursor_node.data.key == ("list", "later")
+        assert len(app.main_screen.query_one(PaperList).rows) == 1

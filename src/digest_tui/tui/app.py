@@ -66,7 +66,7 @@ from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
 if TYPE_CHECKING:  # the lists screen loads when `L` first opens it
-    from digest_tui.tui.screens.lists_screen import ListRenamed
+    from digest_tui.tui.screens.lists_screen import ListChosen, ListRenamed
 
 SEARCH_DEBOUNCE_SECONDS = 0.08
 
@@ -745,6 +745,13 @@ class DigestApp(App[int]):
         if self.selection.key == ("list", message.old):
             self.selection = Selection("list", message.new, f"Reading lists: {message.new}")
             self._remember_view()
+
+    def on_list_chosen(self, message: ListChosen) -> None:
+        """Enter on a list in the lists screen (`L`): the tree moves to it, the list follows."""
+        tree = self.main_screen.query_one(NavTree)
+        node = tree.find(Selection("list", message.name))
+        if node is not None:
+            tree.move_cursor(node)  # NodeHighlighted loads its rows
 
     def action_remove_from_list(self) -> None:
         paper = self._current_paper()
