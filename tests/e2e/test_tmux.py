@@ -32,7 +32,8 @@ def test_browse_search_bookmark_and_quit_in_a_real_terminal(terminal: Terminal, 
     assert "Kernels" in screen and "Training parallelism" in screen and "2026-01-08 26" in screen
     terminal.keys("/")
     terminal.keys("-l", "flashmoe")
-    # A first launch opens "Today"; the header says the search's scope and its one match.
+    # A first launch opens the newest digest ("Latest 2026-01-08"); the header says the
+    # search's scope and its one match.
     screen = terminal.wait_until(
         lambda s: ": 1 of " in s and "match 'flashmoe'" in s, "one match for flashmoe"
     )

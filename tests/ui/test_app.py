@@ -93,7 +93,7 @@ async def test_help_lists_the_active_bindings(home):
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         descriptions = {description for _, description, _ in app.screen.entries}
-        assert {"Quit", "Search", "Help", "Open repo"} <= descriptions
+        assert {"Quit", "Search", "Help", "Open the highlighted repo"} <= descriptions
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)
@@ -193,21 +193,21 @@ async def test_command_palette_offers_every_action(home):
         await settle(pilot)
         titles = {command.title for command in app.get_system_commands(app.screen)}
         for description in (
-            "Bookmark",
-            "Tags",
-            "Note",
-            "Add to list",
-            "Fetch today",
+            "Bookmark or unbookmark the paper",
+            "Edit the paper's tags",
+            "Write or edit the paper's note (Markdown)",
+            "Add the paper to a reading list",
+            "Fetch today's papers from Hugging Face",
             "Search",
-            "Open repo",
-            "Open paper",
-            "Sort",
-            "Read/unread",
+            "Open the highlighted repo",
+            "Open the paper's page (arXiv when known)",
+            "Sort by date, upvotes, stars or title",
+            "Mark the paper read or unread",
             "Help",
         ):
             assert description in titles
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
-        commands["Bookmark"].callback()
+        commands["Bookmark or unbookmark the paper"].callback()
         await settle(pilot)
         from digest_tui.tui.widgets.paper_panel import PaperPanel as Panel
 

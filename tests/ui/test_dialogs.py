@@ -4,6 +4,8 @@ renamed and deleted in the app (`L`)."""
 
 from __future__ import annotations
 
+import pytest
+
 from digest_tui.config import AppContext
 from digest_tui.service import open_library
 from digest_tui.tui.app import DigestApp
@@ -11,9 +13,10 @@ from digest_tui.tui.screens.editors import ListPickScreen, TagScreen, choose_lis
 from digest_tui.tui.screens.lists_screen import ListsScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
-from tests.support.pilot import labels, settle
+from tests.support.pilot import find_node, labels, settle
 
 SIZE = (140, 40)
+NARROW = (80, 24)
 
 
 def _lists(names: list[str]) -> None:
@@ -200,3 +203,75 @@ async def test_renaming_to_a_taken_name_is_refused_in_words(home) -> None:
         shown = str(screen.query_one("#lists-question").render())
         assert "Not saved" in shown and "already exists" in shown
     assert _list_counts() == {"week one": 1, "later": 1}
+
+
+async def _view_list(pilot, name: str) -> None:
+    tree = pilot.app.main_screen.query_one(NavTree)
+    tree.move_cursor(find_node(tree, "list", name))
+    await settle(pilot)
+    assert pilot.app.selection.key == ("list", name)
+
+
+async def test_renaming_the_list_being_viewed_follows_it_to_its_new_name(home) -> None:
+    _lists(["week one", "later"])
+    app = DigestApp(AppContext())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await _view_list(pilot, "week one")
+        assert len(app.main_screen.query_one(PaperList).rows) == 1
+        await pilot.press("L")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#lists").highlighted = [n for n, _ in screen.lists].index("week one")
+        await pilot.press("r", "ctrl+u", *"week two", "enter")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        tree = app.main_screen.query_one(NavTree)
+        assert app.selection.key == ("list", "week two")
+        assert app.selection.label == "Reading lists: week two"
+        assert tree.cursor_node is not None and tree.cursor_node.data.key == ("list", "week two")
+        assert len(app.main_screen.query_one(PaperList).rows) == 1
+        title = str(app.main_screen.query_one("#list-title").render())
+        assert title.startswith("Reading lists: week two · 1 paper ·"), title
+
+
+@pytest.mark.parametrize("size", [SIZE, NARROW])
+async def test_deleting_the_list_being_viewed_falls_back_to_all_papers(home, size) -> None:
+    _lists(["week one", "later"])
+    app = DigestApp(AppContext())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await _view_list(pilot, "later")
+        await pilot.press("L")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#lists").highlighted = [n for n, _ in screen.lists].index("later")
+        await pilot.press("d", "y")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        tree = app.main_screen.query_one(NavTree)
+        assert app.selection.key == ("all", None)
+        assert tree.cursor_node is not None and tree.cursor_node.data.key == ("all", None)
+        assert len(app.main_screen.query_one(PaperList).rows) == 152
+        title = str(app.main_screen.query_one("#list-title").render())
+        assert title.startswith("All papers · 152 papers"), title
+
+
+async def test_enter_on_a_list_in_the_lists_screen_shows_its_papers(home) -> None:
+    _lists(["week one", "later"])
+    app = DigestApp(AppContext())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("L")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#lists").highlighted = [n for n, _ in screen.lists].index("later")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is app.main_screen
+        assert app.selection.key == ("list", "later")
+        tree = app.main_screen.query_one(NavTree)
+        assert tree.cursor_node is not None and tree.cursor_node.data.key == ("list", "later")
+        assert len(app.main_screen.query_one(PaperList).rows) == 1

@@ -124,3 +124,17 @@ async def test_palette_commands_say_keys_as_typed(home) -> None:
         assert commands["Rename or delete reading lists"] == "key: L"
         for title, help_text in commands.items():
             assert "_" not in help_text and "^" not in help_text, (title, help_text)
+
+
+def test_help_says_in_whole_words_what_each_app_key_does() -> None:
+    """The footer's short labels ("Sort", "Note", "Details panel") left a reader guessing;
+    help and the palette say what the key does to what."""
+    from digest_tui.tui.screens.help import PLAIN_WORDS
+
+    short_and_clear = {"Quit", "Search", "Help", "Back to the list", *PLAIN_WORDS.values()}
+    for binding in DigestApp.BINDINGS:
+        assert isinstance(binding, Binding)
+        words = describe(binding)
+        if words is None or words in short_and_clear:
+            continue
+        assert len(words.split()) >= 3, (binding.key, words)

@@ -98,7 +98,23 @@ async def test_resize_moves_between_layouts_and_keeps_the_list_focused(home: Pat
         await pilot.resize_terminal(120, 30)
         await pilot.pause()
         assert app.layout_name == "medium"
-        assert app.query_one(NavTree).region.width == 22
+        assert app.query_one(NavTree).region.width == 26
+        assert app.query_one(PaperList).region.width >= 50
+
+
+async def test_the_tree_at_100_columns_shows_every_name_and_count_whole(home: Path) -> None:
+    """At 100x30 the tree was 22 columns: "Training parallelis" and "New since last visit"
+    lost their counts (a cut count reads as a wrong one)."""
+    from tests.support.pilot import tree_nodes
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        tree = app.query_one(NavTree)
+        room = tree.scrollable_content_region.width
+        for node in tree_nodes(tree):
+            depth = 0 if node.parent is tree.root else 2  # a group's items sit under a guide
+            assert depth + len(str(node.label)) <= room, (str(node.label), room)
         assert app.query_one(PaperList).region.width >= 50
 
 

@@ -4,6 +4,7 @@ and filter problems show under the search box worded as the CLI words them."""
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import sqlite3
 from pathlib import Path
@@ -168,12 +169,46 @@ async def test_a_first_launch_lands_on_today_the_newest_digest_by_upvotes(home: 
         await settle(pilot)
         assert tree_key(app) == ("today", None)
         node = find_node(app.query_one(NavTree), "today", None)
-        assert str(node.label) == f"Today {date} {len(listed)}"
+        # The sample's newest digest is not today's: the node and header say which it is.
+        assert str(node.label) == f"Latest {date} {len(listed)}"
         rows = app.query_one(PaperList).rows
         assert {row.id for row in rows} == listed and 0 < len(rows) < 152
         votes = [row.upvotes or 0 for row in rows]
         assert votes == sorted(votes, reverse=True)
-        assert header(app) == f"Today · {len(rows)} papers · most upvoted first"
+        assert header(app) == f"Latest digest {date} · {len(rows)} papers · most upvoted first"
+
+
+async def test_the_newest_digest_is_called_today_only_when_it_is_todays(home: Path):
+    today = dt.date.today().isoformat()
+    with sqlite3.connect(home / "data" / "library.sqlite3") as conn:
+        conn.execute("DELETE FROM meta WHERE key = 'ui_prefs'")
+        newest = conn.execute("SELECT id FROM digests ORDER BY date DESC, id LIMIT 1").fetchone()
+        conn.execute("UPDATE digests SET date = ? WHERE id = ?", (today, newest[0]))
+    conn.close()
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert tree_key(app) == ("today", None)
+        node = find_node(app.query_one(NavTree), "today", None)
+        count = len(app.query_one(PaperList).rows)
+        assert str(node.label) == f"Today {count}"
+        assert header(app) == f"Today · {count} papers · most upvoted first"
+
+
+async def test_a_view_remembered_as_today_is_renamed_when_it_is_not(home: Path):
+    """A library last opened on "Today" a day ago shows that digest as the latest one."""
+    with sqlite3.connect(home / "data" / "library.sqlite3") as conn:
+        conn.execute(
+            "UPDATE meta SET value = ? WHERE key = 'ui_prefs'",
+            ('{"node": {"kind": "today", "value": null, "label": "Today"}}',),
+        )
+        date = conn.execute("SELECT max(date) FROM digests").fetchone()[0]
+    conn.close()
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert app.selection.label == f"Latest digest {date}"
+        assert header(app).startswith(f"Latest digest {date} · ")
 
 
 async def test_the_header_says_the_sort(home):

@@ -164,3 +164,59 @@ async def test_new_since_last_visit_counts_right_on_the_second_launch(
         tree.move_cursor(find_node(tree, "new", None))
         await settle(pilot)
         assert list(app2.query_one(PaperList).rows) == []
+
+
+async def test_next_unread_moves_on_to_the_next_view_with_unread_papers(home):
+    """Newsboat's way: when the view has no unread paper left, `.` goes to the next node of
+    the tree that has some (skipping those without), says so, and lands on an unread paper;
+    `,` goes back the other way."""
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        tree = app.query_one(NavTree)
+        papers = app.query_one(PaperList)
+        views = [v for v in tree.views() if v.kind == "topic"]
+        first, second, third = views[:3]
+        # The second topic is read through: `.` from the first goes past it to the third.
+        for topic in (second, first):
+            tree.move_cursor(find_node(tree, "topic", topic.value))
+            await settle(pilot)
+            await pilot.press("A")
+            await settle(pilot)
+        assert app.selection.key == first.key and not any(not r.read for r in papers.rows)
+        await pilot.press("full_stop")
+        await settle(pilot)
+        third_unread = [r for r in papers.rows if not r.read]
+        assert app.selection.key == third.key
+        assert tree.cursor_node.data.key == third.key
+        assert papers.current is not None and not papers.current.read
+        assert papers.current.id == third_unread[0].id
+        said = f"No more unread papers in {first.label}: went to {third.label} "
+        assert any(n.startswith(said) for n in notices(app)), notices(app)
+        assert f"({len(third_unread)} unread)" in notices(app)[-1]
+        # `,` with the third read through goes back past the second and the first (both read)
+        # to a view before them (wrapping), landing on its last unread paper.
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.press("comma")
+        await settle(pilot)
+        assert app.selection.key not in (first.key, second.key, third.key)
+        assert app.selection.kind not in ("all", "unread")
+        assert papers.current is not None and not papers.current.read
+        assert papers.current.id == [r for r in papers.rows if not r.read][-1].id
+
+
+async def test_next_unread_with_nothing_unread_anywhere_says_so(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("A")  # "All papers": every paper read
+        await settle(pilot)
+        tree = app.query_one(NavTree)
+        topic = next(v for v in tree.views() if v.kind == "topic")
+        tree.move_cursor(find_node(tree, "topic", topic.value))
+        await settle(pilot)
+        await pilot.press("full_stop")
+        await settle(pilot)
+        assert app.selection.key == topic.key
+        assert notices(app)[-1] == f"No more unread papers in {topic.label} or any other view."

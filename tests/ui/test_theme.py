@@ -159,3 +159,25 @@ def test_paper_view_light_theme(home: Path, snap_compare) -> None:
         await _ready(pilot)
 
     assert snap_compare(_make_app("textual-light"), terminal_size=(100, 40), run_before=open_paper)
+
+
+async def test_the_list_reads_on_a_light_theme(home: Path) -> None:
+    """On the light theme the list's dates and upvotes were white on light grey: their muted
+    colour ("auto 60%") was resolved without the background. Every list segment must stand
+    out from its background, on both themes."""
+    from textual.color import Color
+
+    for theme in ("textual-dark", "textual-light"):
+        app = _make_app(theme)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            papers = app.query_one(PaperList)
+            for y in range(1, 6):
+                for segment in papers.render_line(y):
+                    style = segment.style or Style()
+                    if not segment.text.strip() or style.color is None:
+                        continue
+                    fg = Color.from_rich_color(style.color)
+                    bg = Color.from_rich_color(style.bgcolor)
+                    gap = abs(fg.brightness - bg.brightness)
+                    assert gap > 0.3, (theme, segment.text, fg.hex, bg.hex)

@@ -13,6 +13,7 @@ service each live in their own module already.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from array import array
@@ -20,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on, work
@@ -44,9 +45,12 @@ from digest_tui.tui.navigation import (
     SearchScope,
     ViewPrefs,
     effective_sort,
+    first_unread,
+    latest_digest_view,
     list_header,
     next_unread,
     search_notes,
+    views_after,
 )
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.screens.editors import (
@@ -62,6 +66,9 @@ from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
+
+if TYPE_CHECKING:  # the lists screen loads when `L` first opens it
+    from digest_tui.tui.screens.lists_screen import ListChosen, ListRenamed
 
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
@@ -83,6 +90,20 @@ _LIST_ONLY_ACTIONS = frozenset(
         "undo_mark_all",
     }
 )
+
+
+class UnreadViewFound(Message):
+    """A worker found the next view with unread papers (`.`/`,` ran out in the current one);
+    `view` None: there is none."""
+
+    def __init__(
+        self, view: Selection | None, unread: int, land: int | None, left: Selection
+    ) -> None:
+        super().__init__()
+        self.view = view
+        self.unread = unread
+        self.land = land  # the rowid of the unread paper the list opens on
+        self.left = left
 
 
 class DigestApp(App[int]):
@@ -151,6 +172,9 @@ class DigestApp(App[int]):
         self.layout_name: Layout | None = None
         # The ids the last "mark all shown read" changed: what `u` puts back.
         self._undo_mark_all: list[str] = []
+        # After `.`/`,` moved to another view: (that view's key, step), so its rows open on
+        # its first (or last) unread paper.
+        self._land_on_unread: tuple[tuple[str, str | None], int] | None = None
         # State changes run in the order their keys were pressed (see _change_state).
         self._state_turn = threading.Condition()
         self._state_tickets = 0
@@ -251,6 +275,7 @@ class DigestApp(App[int]):
         def progress(message: str) -> None:
             self._notify_from_thread(message, timeout=4)
 
+        self._load_settings()
         # The first screen before anything else: the view left last time, its ordered rowids
         # off an index and the rows of a screen or so (the sample load, re-enrichment and
         # tree counts come after).
@@ -263,13 +288,19 @@ class DigestApp(App[int]):
         self._send(msg.RowsLoaded(window, request))
         self.service.startup(progress)
         tree = self.service.tree_data()
+        if prefs.selection is None and tree.today is not None:
+            # A first launch opens the newest digest ("Today" when it is today's, else "Latest
+            # digest DATE"): known only now that the start-up has loaded the sample.
+            today = dt.date.today().isoformat()
+            view = latest_digest_view(tree.today.date, today)
+            self._send(msg.ViewRestored(replace(prefs, selection=view)))
         self._send(msg.LibraryReady(tree, self.service.theme()))
 
     def _first_view(self) -> tuple[ViewPrefs, ListWindow]:
-        """(In a thread.) The view to open on, with its first window of rows: the node, sort
-        and panel left last time; a first launch opens "Today" (the newest digest)."""
+        """(In a thread.) The view left last time (node, sort, panel) with its first window of
+        rows; a first launch (no view remembered) shows "All papers" until the start-up says
+        which digest is the newest."""
         prefs = self.service.view_prefs()
-        prefs = replace(prefs, selection=prefs.selection or Selection("today", None, "Today"))
         window = self.service.list_window(prefs.selection or Selection(), "", prefs.sort)
         return prefs, window
 
@@ -277,6 +308,23 @@ class DigestApp(App[int]):
         prefs = message.prefs
         self.selection, self.sort = prefs.selection or Selection(), prefs.sort
         self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
+
+    def _load_settings(self) -> None:
+        """Read config.yaml here, in the start-up worker: a typo in it is said on screen (file,
+        line, field) and the app goes on with the default settings, rather than stopping at
+        the first key that reads a setting."""
+        from digest_tui.config import Settings
+        from digest_tui.errors import ConfigError
+
+        try:
+            self.ctx.settings  # noqa: B018 (loads and caches them)
+        except ConfigError as exc:
+            self.ctx.settings = Settings()
+            self._notify_from_thread(
+                f"{exc}. Using the default settings until it is fixed.",
+                severity="error",
+                timeout=30,
+            )
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
@@ -291,8 +339,6 @@ class DigestApp(App[int]):
             self._sync(quiet_if_unconfigured=True)
         days = self.ctx.settings.fetch_on_start_days
         if days:
-            import datetime as dt
-
             self._fetch(since=(dt.date.today() - dt.timedelta(days=days - 1)).isoformat())
 
     @work(thread=True, exclusive=True, group="tree", exit_on_error=False)
@@ -433,7 +479,11 @@ class DigestApp(App[int]):
         if not self.ready or selection is None or selection.key == self.selection.key:
             return
         self.selection = selection
-        self._load_rows(selection, self.search_text, None)
+        keep: int | None = None
+        if self._land_on_unread is not None and self._land_on_unread[0] == selection.key:
+            keep = self._land_on_unread[1]  # `.`/`,` came here: open on that unread paper
+        self._land_on_unread = None
+        self._load_rows(selection, self.search_text, keep)
         self._remember_view()
 
     @on(PaperList.Highlighted)
@@ -458,6 +508,10 @@ class DigestApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # `/` typed into a text field (the search box, a tag or note editor) is text.
         if action == "search" and isinstance(self.focused, Input | TextArea):
+            return False
+        if action == "search" and self.screen is not self.main_screen:
+            # `/` is a priority binding: over help or the lists screen it opened the search box
+            # behind the dialog, which then kept neither the keys nor its own focus.
             return False
         if isinstance(self.screen, PaperScreen) and action in _LIST_ONLY_ACTIONS:
             return False  # they act on panes hidden under the full-screen paper
@@ -555,10 +609,18 @@ class DigestApp(App[int]):
         self._remember_view()
 
     def action_next_repo(self) -> None:
-        self.main_screen.query_one(PaperPanel).cycle_repo(1)
+        self._cycle_repo(1)
 
     def action_previous_repo(self) -> None:
-        self.main_screen.query_one(PaperPanel).cycle_repo(-1)
+        self._cycle_repo(-1)
+
+    def _cycle_repo(self, step: int) -> None:
+        panel = self.main_screen.query_one(PaperPanel)
+        if panel.paper is not None and not panel.paper.repos:
+            # Said, not silent: a key that does nothing looks broken.
+            self.notify_text("This paper has no linked code.", severity="warning")
+            return
+        panel.cycle_repo(step)
 
     def action_open_repo(self) -> None:
         repo = self.main_screen.query_one(PaperPanel).current_repo
@@ -745,6 +807,19 @@ class DigestApp(App[int]):
 
         self.push_screen(ListsScreen(self.service))
 
+    def on_list_renamed(self, message: ListRenamed) -> None:
+        """The list being viewed was renamed (`L`): the view follows it to its new name."""
+        if self.selection.key == ("list", message.old):
+            self.selection = Selection("list", message.new, f"Reading lists: {message.new}")
+            self._remember_view()
+
+    def on_list_chosen(self, message: ListChosen) -> None:
+        """Enter on a list in the lists screen (`L`): the tree moves to it, the list follows."""
+        tree = self.main_screen.query_one(NavTree)
+        node = tree.find(Selection("list", message.name))
+        if node is not None:
+            tree.move_cursor(node)  # NodeHighlighted loads its rows
+
     def action_remove_from_list(self) -> None:
         paper = self._current_paper()
         if paper is None:
@@ -760,7 +835,14 @@ class DigestApp(App[int]):
     def action_move_in_list(self, step: int) -> None:
         papers = self.main_screen.query_one(PaperList)
         current = papers.current
-        if current is None or self.selection.kind != "list" or self.selection.value is None:
+        if self.selection.kind != "list" or self.selection.value is None:
+            self.notify_text(
+                "J and K move a paper within a reading list: open one in the navigation pane "
+                "first.",
+                severity="warning",
+            )
+            return
+        if current is None:
             return
         target = papers.cursor + step
         neighbour_row = papers.row_at(target)
@@ -896,7 +978,12 @@ class DigestApp(App[int]):
         that node is gone (its last paper left a tag, a remembered list was deleted), the
         cursor falls back to "All papers" and the list follows it: True then."""
         shown = self.main_screen.query_one(NavTree).populate(data, keep=self.selection)
-        if shown is not None and shown.key != self.selection.key:
+        if shown is not None and shown.key == self.selection.key and shown != self.selection:
+            # The same view under a new name (the latest digest became today's): say it.
+            self.selection = shown
+            if not self.search_text.strip():  # a search's header waits for its own rows
+                self._show_list_header(len(self.main_screen.query_one(PaperList).rows), None)
+        elif shown is not None and shown.key != self.selection.key:
             self.selection = shown
             self._load_rows(shown, self.search_text, None)
             self._remember_view()
@@ -936,24 +1023,64 @@ class DigestApp(App[int]):
         """`.`/`,`: the next/previous unread paper of the list, wrapping around its ends. The
         list holds rowids only, so a worker looks the read marks up."""
         papers = self.main_screen.query_one(PaperList)
-        self._find_unread(papers.rowids, papers.cursor, step, self._rows_request)
+        views = views_after(self.main_screen.query_one(NavTree).views(), self.selection, step)
+        self._find_unread(papers.rowids, papers.cursor, step, self._rows_request, views)
 
     @work(thread=True, exclusive=True, group="next-unread", exit_on_error=False)
-    def _find_unread(self, rowids: Sequence[int], cursor: int, step: int, request: int) -> None:
+    def _find_unread(
+        self, rowids: Sequence[int], cursor: int, step: int, request: int, views: list[Selection]
+    ) -> None:
         read = self.service.read_rowids()
         index = next_unread(rowids, read, cursor, step)
-        wrapped = index is not None and (index < cursor) == (step > 0)
+        if index is None:
+            # None left here: on to the next view in the tree that has some (newsboat's way).
+            self._find_unread_view(views, self.search_text, step, self.selection)
+            return
+        wrapped = (index < cursor) == (step > 0)
         self._send(msg.NextUnreadFound(index, wrapped, request))
 
     def on_next_unread_found(self, message: msg.NextUnreadFound) -> None:
-        if message.request != self._rows_request:
+        if message.request != self._rows_request or message.index is None:
             return  # the list changed meanwhile: that position means another paper
-        if message.index is None:
-            self.notify_text(f"No more unread papers in {self.selection.label}.", timeout=3)
             return
         if message.wrapped:
             self.notify_text("Wrapped around the list.", timeout=2)
         self.main_screen.query_one(PaperList).cursor = message.index
+
+    def _find_unread_view(
+        self, views: list[Selection], search: str, step: int, left: Selection
+    ) -> None:
+        """(In the `.`/`,` worker.) The next view with unread papers, and the paper to land
+        on there: its first (`.`) or last (`,`) unread one in the list's order."""
+        found = self.service.first_with_unread(views, search)
+        view, unread = found if found is not None else (None, 0)
+        land: int | None = None
+        if view is not None:
+            rowids = self.service.list_window(view, search, self.sort).rowids
+            index = first_unread(rowids, self.service.read_rowids(), step)
+            land = rowids[index] if index is not None else None
+        self._send(UnreadViewFound(view, unread, land, left))
+
+    def on_unread_view_found(self, message: UnreadViewFound) -> None:
+        left, view = message.left, message.view
+        if left.key != self.selection.key:
+            return  # the reader moved on meanwhile: their choice stands
+        if view is None:
+            elsewhere = "" if left.kind == "all" else " or any other view"
+            self.notify_text(f"No more unread papers in {left.label}{elsewhere}.", timeout=4)
+            return
+        tree = self.main_screen.query_one(NavTree)
+        node = tree.find(view)
+        if node is None:
+            return
+        if message.land is not None:
+            self._land_on_unread = (view.key, message.land)
+        self.notify_text(
+            f"No more unread papers in {left.label}: went to {view.label} "
+            f"({message.unread} unread).",
+            timeout=5,
+        )
+        tree.move_cursor(node)  # NodeHighlighted loads its rows; they open on an unread one
 
     def action_mark_all_read(self) -> None:
         """`A`: every paper the list shows now is marked read, one op each (so it syncs)."""

@@ -312,6 +312,23 @@ class LibraryService:
                 everywhere = count(self._query(library, Selection(), search, None))
         return SearchScope(scope_total, everywhere, tuple(problems))
 
+    def first_with_unread(
+        self, candidates: Sequence[Selection], search: str = ""
+    ) -> tuple[Selection, int] | None:
+        """The first view of `candidates` (tree order) with an unread paper matching `search`,
+        and how many it has: where `.`/`,` go when the current view has none left."""
+        from digest_tui.store.query import build_select
+
+        with self._locked() as library:
+            for selection in candidates:
+                query = self._query(library, selection, search, None)
+                query.read = False
+                sql, params = build_select(query, "count(*)")
+                unread = int(library.conn.execute(sql, params).fetchone()[0])
+                if unread:
+                    return selection, unread
+        return None
+
     def view_prefs(self) -> ViewPrefs:
         from digest_tui.tui.navigation import ViewPrefs
 

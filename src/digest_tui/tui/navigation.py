@@ -30,7 +30,7 @@ SEARCH_EVERYWHERE_KEY = "ctrl+g"
 @dataclass(frozen=True)
 class ViewPrefs:
     """What the app remembers between launches (meta `ui_prefs`, local: never synced).
-    `selection` None: never remembered (a first launch), which opens "Today"."""
+    `selection` None: never remembered (a first launch), which opens the newest digest."""
 
     selection: Selection | None = None
     sort: str | None = None
@@ -76,6 +76,18 @@ class ViewPrefs:
             sort=sort if sort in SORTS else None,
             panel_hidden=data.get("panel_hidden") is True,
         )
+
+
+def latest_digest_view(date: str, today: str) -> Selection:
+    """The view of the newest digest, named honestly: "Today" only when it is today's, else
+    "Latest digest 2026-01-08" (a library not fetched for days must not claim to be today's)."""
+    label = "Today" if date == today else f"Latest digest {date}"
+    return Selection("today", None, label)
+
+
+def tree_name(view: Selection) -> str:
+    """A view's name in the tree, where the pane is narrow: "Latest 2026-01-08"."""
+    return view.label.replace("Latest digest ", "Latest ", 1)
 
 
 def effective_sort(selection: Selection, search: str, sort: str | None) -> str:
@@ -146,6 +158,27 @@ def search_notes(selection: Selection, count: int, scope: SearchScope | None) ->
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+# Views that hold every other view's papers: going there when a view runs out of unread papers
+# would not move the reader on (newsboat goes to the next feed, not to "all articles"). "For you"
+# is skipped too: it is a ranking of the whole library, not a place papers arrive in.
+_AGGREGATE_KINDS = frozenset({"all", "unread", "foryou"})
+
+
+def views_after(views: Sequence[Selection], current: Selection, step: int) -> list[Selection]:
+    """The tree's views after (step 1) or before (step -1) `current`, wrapping around, without
+    `current` and the aggregate views: where `.`/`,` look next for an unread paper."""
+    keys = [view.key for view in views]
+    start = keys.index(current.key) if current.key in keys else -1 if step > 0 else len(views)
+    size = len(views)
+    ordered = [views[(start + step * offset) % size] for offset in range(1, size + 1)]
+    return [v for v in ordered if v.key != current.key and v.kind not in _AGGREGATE_KINDS]
+
+
+def first_unread(rowids: Sequence[int], read: Container[int], step: int) -> int | None:
+    """The first (step 1) or last (step -1) unread paper: where `.`/`,` land in a new view."""
+    return next_unread(rowids, read, -1 if step > 0 else len(rowids), step) if rowids else None
 
 
 def next_unread(rowids: Sequence[int], read: Container[int], cursor: int, step: int) -> int | None:

@@ -63,6 +63,34 @@ PLAIN_WORDS = {
     "quit": "Quit",
 }
 
+# The app's own keys in whole words, by action: the footer keeps the bindings' short labels
+# ("Sort", "Note"), which alone left a reader guessing what the key does.
+HELP_WORDS = {
+    "toggle_panel": "Show or hide the details panel",
+    "toggle_tree": "Go to the navigation tree (over the list when the terminal is narrow)",
+    "clear_search": "Clear the search (or close the tree)",
+    "fetch": "Fetch today's papers from Hugging Face",
+    "sync": "Sync reading state with your other machines",
+    "bookmark": "Bookmark or unbookmark the paper",
+    "toggle_read": "Mark the paper read or unread",
+    "tags": "Edit the paper's tags",
+    "note": "Write or edit the paper's note (Markdown)",
+    "add_to_list": "Add the paper to a reading list",
+    "remove_from_list": "Remove the paper from the reading list shown",
+    "move_in_list(-1)": "Move the paper up in the reading list shown",
+    "move_in_list(1)": "Move the paper down in the reading list shown",
+    "cycle_sort": "Sort by date, upvotes, stars or title",
+    "next_unread(1)": "Next unread paper (then the next view with some)",
+    "next_unread(-1)": "Previous unread paper (then the view before)",
+    "mark_all_read": "Mark every paper shown read",
+    "undo_mark_all": "Undo the last mark all read",
+    "search_everywhere": "Search all papers, not just this view",
+    "open_repo": "Open the highlighted repo",
+    "open_paper": "Open the paper's page (arXiv when known)",
+    "next_repo": "Highlight the next repo",
+    "previous_repo": "Highlight the previous repo",
+}
+
 # Textual bindings that do nothing a reader needs here: nothing scrolls sideways.
 HIDDEN_ACTIONS = frozenset({"scroll_left", "scroll_right", "page_left", "page_right"})
 
@@ -88,6 +116,8 @@ def describe(binding: Binding) -> str | None:
         return None
     if binding.action in PLAIN_WORDS:
         return PLAIN_WORDS[binding.action]
+    if binding.action in HELP_WORDS:
+        return HELP_WORDS[binding.action]
     return binding.description or None
 
 

@@ -26,6 +26,24 @@ if TYPE_CHECKING:
     from digest_tui.tui.library_service import LibraryService
 
 
+class ListRenamed(Message):
+    """Posted to the app when a list is renamed here: a view showing the old name follows it
+    to the new one (without this the tree lost the node and fell back to "All papers")."""
+
+    def __init__(self, old: str, new: str) -> None:
+        super().__init__()
+        self.old = old
+        self.new = new
+
+
+class ListChosen(Message):
+    """Posted to the app by enter on a list here: show that list's papers."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+
 class ListsScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     ListsScreen { align: center middle; }
@@ -66,7 +84,9 @@ class ListsScreen(ModalScreen[None]):
             yield OptionList(id="lists")
             yield Input(placeholder="new name", id="lists-rename")
             yield Static("", id="lists-question")
-            yield Static("r renames · d deletes · esc closes", classes="hint")
+            yield Static(
+                "enter shows its papers · r renames · d deletes · esc closes", classes="hint"
+            )
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -88,6 +108,8 @@ class ListsScreen(ModalScreen[None]):
         except (StateError, sqlite3.Error, OSError) as exc:
             self.post_message(self.Loaded(self.service.reading_lists(), f"Not saved: {exc}"))
             return
+        if change == "rename_list":
+            self.app.post_message(ListRenamed(*args))  # before the redraw it asks for
         self.app.post_message(msg.StateSaved())
         self.post_message(self.Loaded(self.service.reading_lists(), done))
 
@@ -145,6 +167,14 @@ class ListsScreen(ModalScreen[None]):
             self._say("")
             return
         self._change(f"Renamed “{old}” to “{new}”.", "rename_list", old, new)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a list: its papers, in the main view (enter did nothing before)."""
+        event.stop()
+        name = self.current
+        if name is not None:
+            self.app.post_message(ListChosen(name))
+            self.dismiss(None)
 
     def _stop_renaming(self) -> None:
         self.renaming = None

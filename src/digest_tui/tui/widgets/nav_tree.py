@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 
 from rich.text import Text
@@ -11,6 +12,7 @@ from textual.widgets.tree import TreeNode
 
 from digest_tui.textsafe import printable
 from digest_tui.tui.library_service import Selection, TreeData
+from digest_tui.tui.navigation import latest_digest_view, tree_name
 
 
 def _label(name: str, count: int | None) -> Text:
@@ -50,10 +52,8 @@ class NavTree(Tree[Selection]):
         root = self.root
         root.add_leaf(_label("All papers", data.total), data=Selection())
         if data.today is not None:
-            root.add_leaf(
-                _label(f"Today {data.today.date}", data.today.count),
-                data=Selection("today", None, "Today"),
-            )
+            latest = latest_digest_view(data.today.date, dt.date.today().isoformat())
+            root.add_leaf(_label(tree_name(latest), data.today.count), data=latest)
         for kind, name, count in (
             ("new", "New since last visit", data.new),
             ("bookmarks", "Bookmarks", data.bookmarks),
@@ -103,6 +103,19 @@ class NavTree(Tree[Selection]):
             return None
 
         return walk(self.root)
+
+    def views(self) -> list[Selection]:
+        """Every view the tree offers, in the order it shows them (groups' titles skipped)."""
+        found: list[Selection] = []
+
+        def walk(node: TreeNode[Selection]) -> None:
+            for child in node.children:
+                if child.data is not None and child is not self.root:
+                    found.append(child.data)
+                walk(child)
+
+        walk(self.root)
+        return found
 
     def _restore(self, keep: Selection | None) -> None:
         found = self.find(keep) if keep is not None else None
