@@ -115,7 +115,9 @@ def test_variant_names_do_not_match_a_different_device(catalog, abstract, device
     if device is not None:
         assert device in s.devices
     if not_device is not None:
-        assert not_device not in s.devices
+        # Never matched as a name; a kernel paper on the CDNA3 family may still be offered the
+        # family's representative device, listed with the source "architecture".
+        assert s.device_sources.get(not_device) in (None, "architecture")
 
 
 # --- a scale where the text states one in words ---------------------------------------------

@@ -233,6 +233,10 @@ def suggest_hardware(
     )
     suggestion = _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
     study = None if tested_on else _study_kind(title or "", abstract or "")
+    if study is None and not tested_on and suggestion.confidence == "low":
+        # Wording that says results come from a simulation platform counts only when the text
+        # states no setup of its own (a count next to a device, a named device).
+        study = _simulated(abstract or "")
     if study is None:
         return suggestion
     # A survey, a footprint study or a position paper has no experiment of its own to rerun:
@@ -303,6 +307,30 @@ _STUDY_ABSTRACT = (
         ),
     ),
 )
+
+
+# Results obtained on a simulated cluster rather than machines: "we develop a cluster
+# simulation platform", "trace-driven simulations", "employing the simulator".
+_SIMULATED = re.compile(
+    r"\bsimulation (?:platform|framework|environment|testbed)s?\b"
+    r"|\btrace-driven simulations?\b|\bsimulated (?:GPU )?clusters?\b",
+    re.I,
+)
+
+
+# ...unless the paper also runs on machines: "evaluated on physical DL clusters", "a testbed".
+_REAL_RUN = re.compile(
+    r"\b(?:physical|real|production) (?:[\w-]+ ){0,2}(?:clusters?|testbeds?|machines|servers"
+    r"|GPUs|hardware|deployments?)\b|\btestbeds?\b|\bprototype\b",
+    re.I,
+)
+
+
+def _simulated(abstract: str) -> str | None:
+    head = abstract[:4000]
+    if _SIMULATED.search(head) and not _REAL_RUN.search(head):
+        return "a simulation study"
+    return None
 
 
 def _study_kind(title: str, abstract: str) -> str | None:
@@ -446,6 +474,14 @@ class _Builder:
             if spans := qualified(scale):
                 return scale, spans  # type: ignore[return-value]
         return "unknown", []
+
+    def _distributed_setting(self) -> tuple[Scale | None, list[Span]]:
+        """A strong multi-node wording, also in the opening sentence, with the model split
+        into stages or parallel parts: the paper runs across machines."""
+        if not (self.facts.parallel or self.facts.stages):
+            return None, []
+        spans = [c.span for c in self.facts.cues if c.scale == "multi-node" and c.strong]
+        return ("multi-node", spans) if spans else (None, [])
 
     # -- memory and floor ----------------------------------------------------------------------
 
@@ -596,10 +632,15 @@ class _Builder:
                 if device is not None and device.edge:
                     device = None  # "iGPUs and mobile phones ... only four GPUs": not phones
                 total = _count_total(best, device) if device or best.unit == "device" else None
+                count_scale = _count_scale(best)
+                if cue_scale == "edge" and best.unit == "device" and device is None:
+                    # "multiple devices" of a Raspberry Pi cluster or phones: edge devices, not
+                    # GPUs in a server.
+                    count_scale = "edge"
                 target = _Setup(
                     device.id if device is not None else "",
                     total,
-                    _count_scale(best),
+                    count_scale,
                     "generic",
                     [best.span],
                     vague=best.vague,
@@ -625,6 +666,13 @@ class _Builder:
                 else:
                     target = self._ladder_setup(est.gib)
                 confidence = "medium"
+                spread_scale, spread_spans = self._distributed_setting()
+                if target is not None and target.scale == "single-device" and spread_scale:
+                    # A small model that would fit one GPU, trained or served in stages across
+                    # the nodes the paper sets out ("decentralized nodes, e.g. multiple spot
+                    # instances"): the setting is the setup, the size does not shrink it.
+                    target = _Setup("", None, spread_scale, "cue", spread_spans[:2])
+                    confidence = "low"
             elif first_named:
                 device = self.catalog.get(first_named)
                 scale: Scale = "edge" if device is not None and device.edge else "single-device"
@@ -640,8 +688,14 @@ class _Builder:
                 if rep is None:
                     arch = self.catalog.architecture(self.floor_arch)
                     rep = arch.representative if arch is not None else None
-                # A kernel paper measures on one device; otherwise the count is not given.
-                one = self.kernels and self.facts.mode != "training"
+                # A kernel paper measures on one device; otherwise the count is not given. One
+                # that only generates or verifies code (correctness rates, no timing) ran no
+                # kernel on a device of its own.
+                one = (
+                    self.kernels
+                    and self.facts.mode != "training"
+                    and (self.facts.measured or not self.facts.code_only)
+                )
                 target = _Setup(
                     rep or "",
                     1 if one else None,

@@ -145,7 +145,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         "edge",
         False,
     ),
-    (r"\bmulti-?node\b|\binter-?node\b|\bexascale\b|\bsupercomput\w+", "multi-node", True),
+    # "runs portably on diverse supercomputers" names where code could go, not the setup.
+    (
+        r"\bmulti-?node\b|\binter-?node\b|\bexascale\b"
+        r"|(?<!diverse )(?<!various )(?<!different )(?<!heterogeneous )(?<!many )(?<!other )"
+        r"(?<!future )(?<!modern )\bsupercomput\w+",
+        "multi-node",
+        True,
+    ),
     # "multiple worker nodes", "multiple cheap VMs", "multiple spot instances": the modifier is
     # one of a short list, so "multiple neighbor nodes" of a graph stays out.
     (
@@ -191,10 +198,13 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\binter-?GPU\b", "single-node", False),
     (r"\bmulti-?GPU\b", "single-node", False),
     (
-        r"\bmultiple GPUs\b|\bNVLink\b|\bintra-?node\b|\bdistributed (?:inference|serving)\b",
+        r"\bmultiple GPUs\b|\bNVLink\b|\bintra-?node\b"
+        r"|\bdistributed (?:inference|serving|deployment)\b",
         "single-node",
         False,
     ),
+    # A model spread over devices: "cross-device communication", "load balance across GPUs".
+    (r"\bcross-device\b|\bacross (?:multiple |several )?(?:devices|GPUs)\b", "single-node", False),
     (
         r"\b(?:a|one|an)\s+(?:mere\s+)?(?:single\s+)?(?:\d+\s?G(?:B|iB)?\s+)?"
         r"(?:(?:consumer|commodity|low-end|desktop)(?:-grade)?\s+)?"
@@ -212,8 +222,8 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bconsumer(?:-grade)? GPUs?\b", "single-device", True),
     # One machine of one's own: "local PCs", "consumer hardware".
     (
-        r"\b(?:local|personal|desktop|consumer|commodity) (?:PCs?|computers?|hardware"
-        r"|workstations?)\b",
+        r"\b(?:local|personal|desktop|consumer|commodity)(?:-grade)? (?:PCs?|computers?|hardware"
+        r"|workstations?|systems?|machines?)\b",
         "single-device",
         True,
     ),
@@ -293,14 +303,29 @@ _ADAPTER = Gated.compile(r"\b(?:Q?LoRA|PEFT|adapters?|prompt tokens|zeroth-order
 _ZERO3 = Gated.compile(r"\bZeRO-?3\b|\bZeRO stage 3\b|\bFSDP\b|\bfully sharded\b", re.I)
 _KERNEL_CUES = Gated.compile(
     r"\bkernels?\b|\bCUDA\b|\bGEMMs?\b|\bmicro-?benchmark\w*|\btensor cores?\b|\bTriton\b"
-    r"|\bPTX\b|\bSASS\b|\bassembly\b",
+    r"|\bPTX\b|\bSASS\b|\bassembly\b|\bSpM[VM]\b|\bGPU-(?:optimized|accelerated)\b",
+    re.IGNORECASE,
+)
+# Kernels that are the paper's own contribution: one such phrase makes a kernel paper.
+_OWN_KERNELS = Gated.compile(
+    r"\b(?:co-designed|custom|fused|hand-?written|hand-?tuned|specialized|our) "
+    r"(?:[\w-]+ )?kernels?\b",
+    re.IGNORECASE,
+)
+# A paper that generates, translates or verifies code: it reports rates of correct code, and
+# a timing word alone ("runtime testing") is no timed kernel.
+_CODE_ONLY = Gated.compile(
+    r"\b(?:generat\w*|translat\w*|verif\w*|synthes\w*) (?:[\w-]+ ){0,3}?(?:kernels?|code)\b"
+    r"|\b(?:kernel|code) generation\b|\bformal verification\b|\bpass@\d+"
+    r"|\bcompilation (?:success )?rates?\b|\bfunctional correctness\b",
     re.IGNORECASE,
 )
 
 # A measured result: a kernel paper that reports one timed its kernels on a device.
 _MEASURED = Gated.compile(
     r"\bspeed-?ups?\b|\bfaster\b|\blatency\b|\bthroughput\b|\bTFLOPS\b|\bFLOP/s\b"
-    r"|\boutperform\w*|\bexecution (?:time|speed)s?\b|\bruntime\b|\baccelerations?\b",
+    r"|\boutperform\w*|\bexecution (?:time|speed|performance)s?\b|\baccelerations?\b"
+    r"|\bruntime\b(?! (?:testing|tests?|verification|checks?|checking|errors?|bugs?))",
     re.IGNORECASE,
 )
 # Parallelism across devices (tensor, pipeline, expert, hybrid): at inference time too, the
@@ -317,6 +342,22 @@ _MULTI_DEVICE = Gated.compile(
     re.IGNORECASE,
 )
 
+# A model cut into parts run on different machines: pipeline stages, shards across nodes.
+_STAGES = Gated.compile(
+    r"\b(?:pipeline|model) stages?\b|\b(?:a|each|failing|one|every) stages?\b"
+    r"|\bstages? (?:of|on) (?:the|a) model\b|\bpipelin(?:ed|ing)\b",
+    re.IGNORECASE,
+)
+
+# Wording before "a single GPU" that says one is not enough ("exceeds the memory capacity of
+# a single device", "too large to fit on one GPU"): the opposite of a one-device setup.
+_MORE_THAN_ONE = re.compile(
+    r"(?:exceed\w*|beyond|more than|larger than|too (?:large|big) (?:to fit )?(?:on|for|in)"
+    r"|(?:can ?not|can't|do(?:es)? not|no longer) fits? (?:on|in|into|within))"
+    r"(?: the)?(?: (?:memory|capacity|HBM|VRAM))*(?: of)?\s+(?:(?:a|an|one)\s+)?$",
+    re.IGNORECASE,
+)
+
 # The gated patterns of this module, indexed with the catalog's (`Matchers.gates`).
 _MODULE_GATES = (
     _UNIT,
@@ -327,9 +368,12 @@ _MODULE_GATES = (
     _ADAPTER,
     _ZERO3,
     _KERNEL_CUES,
+    _OWN_KERNELS,
+    _CODE_ONLY,
     _MEASURED,
     _MULTI_DEVICE,
     _PARALLEL_WORK,
+    _STAGES,
 )
 
 # ---- results -------------------------------------------------------------------------------
@@ -426,6 +470,8 @@ class TextFacts:
     measured: bool = False  # the text reports a timed result (speedup, latency, throughput)
     multi_device: bool = False  # the work spans devices (communication, distributed, multi-GPU)
     parallel: bool = False  # tensor/pipeline/expert/hybrid parallelism: a model split over devices
+    code_only: bool = False  # generates, translates or verifies code (rates of correct code)
+    stages: bool = False  # the model is cut into stages or shards run on different machines
 
 
 # ---- compiled matchers -------------------------------------------------------------------
@@ -1012,6 +1058,10 @@ def extract(
         # except for model sizes and the wording of the mode, which belong to the paper.
         for pattern, scale, strong in doc.lowered.opened(m.gated_cues):
             for match in pattern.finditer(doc.text, doc.lowered):
+                if scale == "single-device" and _MORE_THAN_ONE.search(
+                    doc.text, max(0, match.start() - 60), match.start()
+                ):
+                    continue  # "exceeds the memory of a single GPU": several are needed
                 facts.cues.append(
                     Cue(
                         scale,
@@ -1051,8 +1101,12 @@ def extract(
         facts.zero3 = abstract_doc.span(zero.start(), zero.end())
     kernel_hits = sum(1 for _ in _KERNEL_CUES.finditer(both, both_lowered))
     facts.kernel_paper = (
-        kernel_hits >= 2 or _KERNEL_CUES.search(title, title_doc.lowered) is not None
+        kernel_hits >= 2
+        or _KERNEL_CUES.search(title, title_doc.lowered) is not None
+        or _OWN_KERNELS.search(abstract, abstract_doc.lowered) is not None
     )
+    facts.code_only = _CODE_ONLY.search(both, both_lowered) is not None
+    facts.stages = _STAGES.search(both, both_lowered) is not None
     facts.measured = _MEASURED.search(both, both_lowered) is not None
     facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
     facts.parallel = _PARALLEL_WORK.search(both, both_lowered) is not None
