@@ -20,7 +20,7 @@ from digest_tui.models import Paper, Repo
 # Bump when the enrichment code (any enricher: topics classifier, links, hardware, repro
 # catalog) changes its output for the same data: it salts `Enricher.fingerprint`, so every
 # stored paper is enriched again on the next open. Changed data files need no bump.
-ENRICH_VERSION = "3"  # 3: multi-node cues of the blind3 branch (worker nodes, VMs, fleets)
+ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants); 3: blind3 cues
 
 _KIND_ORDER = {"official": 0, "framework": 1, "community": 2, "mentioned": 3}
 _SOURCE_ORDER = {"user": 0, "curated": 1, "hf": 2, "abstract": 3, "pwc": 4}
