@@ -167,10 +167,11 @@ def _bench(name: str) -> ModuleType:
 def test_bench_reports_every_split(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert _bench(name).main(["--json", "--rounds", "0"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["splits"]) == {"dev", "test", "test2", "test3"}
+    assert set(data["splits"]) == {"dev", "test", "test2", "test3", "test4"}
     assert data["splits"]["test"]["papers"] == len(_raw(TOPICS_TEST))
     assert data["splits"]["test2"]["papers"] == len(_raw(EVAL / "topics_test2.yaml"))
     assert data["splits"]["test3"]["papers"] == len(_raw(EVAL / "topics_test3.yaml"))
+    assert data["splits"]["test4"]["papers"] == len(_raw(EVAL / "topics_test4.yaml"))
     assert data["splits"]["dev"]["papers"] == 152
     # "both" predates the second test split and still means development and test.
     assert _bench(name).main(["--json", "--rounds", "0", "--split", "both"]) == 0
