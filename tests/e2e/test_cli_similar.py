@@ -137,3 +137,33 @@ def test_the_first_similar_says_it_builds_the_index_and_later_ones_do_not(home, 
     assert json.loads(out)  # stdout is the result alone
     code, _, err = run(capsys, "similar", first, "--format", "json")
     assert code == 0 and err == ""
+
+
+def test_import_keeps_an_existing_index_current(home, capsys, tmp_path):
+    """`import` rebuilds the vectors of what it brought in: the next `similar` has nothing
+    left to catch up and already knows the new paper."""
+    from digest_tui.config import AppContext
+    from digest_tui.service import open_library
+    from digest_tui.similar.index import SimilarIndex
+
+    papers = papers_by_id(capsys)
+    flash = next(p for p in papers.values() if p["title"].startswith("FlashMoE"))
+    assert run(capsys, "similar", flash["id"], "--limit", "1")[0] == 0  # builds the index
+    page = tmp_path / "page.txt"
+    page.write_text(
+        "Daily Papers\n\nJun 9\n\nFlashMoE twin: expert routing zzimportcheck\n\n"
+        "Sparse mixture-of-experts routing with FlashMoE kernels, zzimportcheck.\n\n"
+        "  \u2022 2 authors\n\u00b7\nJun 9\n",
+        encoding="utf-8",
+    )
+    code, _out, err = run(capsys, "import", str(page))
+    assert code == 0, err
+    library = open_library(AppContext())
+    try:
+        assert SimilarIndex(library.conn).pending() == 0
+        rowid = library.conn.execute(
+            "SELECT rowid FROM papers WHERE title LIKE '%zzimportcheck%'"
+        ).fetchone()[0]
+        assert SimilarIndex(library.conn).vector(rowid)
+    finally:
+        library.close()
