@@ -167,3 +167,28 @@ def test_import_keeps_an_existing_index_current(home, capsys, tmp_path):
         assert SimilarIndex(library.conn).vector(rowid)
     finally:
         library.close()
+
+
+def test_fetch_arxiv_keeps_an_existing_index_current(home, capsys, monkeypatch):
+    """`fetch --arxiv` (a fake arXiv API on 127.0.0.1) leaves nothing for `similar` to catch
+    up: the fetched papers have their vectors when the fetch returns."""
+    from digest_tui.config import AppContext
+    from digest_tui.service import open_library
+    from digest_tui.similar.index import SimilarIndex
+    from tests.support.fake_arxiv import fixture_entries, serve_arxiv
+
+    papers = papers_by_id(capsys)
+    assert run(capsys, "similar", next(iter(papers)), "--limit", "1")[0] == 0  # the index
+    with serve_arxiv() as fake:
+        fake.add(fixture_entries("cs.DC_2025-06-04.xml", "cs.DC"))
+        monkeypatch.setenv("ARXIV_API_ENDPOINT", fake.url)
+        monkeypatch.setenv("ARXIV_REQUEST_INTERVAL", "0.01")
+        code, _out, err = run(capsys, "fetch", "--arxiv", "cs.DC", "--date", "2025-06-04")
+    assert code == 0, err
+    library = open_library(AppContext())
+    try:
+        assert SimilarIndex(library.conn).pending() == 0
+        rowid = library.conn.execute("SELECT rowid FROM papers WHERE id = '2506.03802'").fetchone()
+        assert rowid is not None and SimilarIndex(library.conn).vector(rowid[0])
+    finally:
+        library.close()
