@@ -192,3 +192,47 @@ def test_fetch_arxiv_keeps_an_existing_index_current(home, capsys, monkeypatch):
         assert rowid is not None and SimilarIndex(library.conn).vector(rowid[0])
     finally:
         library.close()
+
+
+def test_the_apps_refresh_keeps_an_existing_index_current(home, capsys, monkeypatch):
+    """What the app's `R` runs in its worker (service.fetch_sources: Daily Papers, then the
+    configured arXiv categories, both from servers on 127.0.0.1) leaves the index current.
+    Checked on the library right after, before any `similar` could catch it up."""
+    import datetime as dt
+
+    from digest_tui.config import AppContext
+    from digest_tui.service import fetch_sources, open_library
+    from digest_tui.similar.index import SimilarIndex
+    from digest_tui.sources.hf_fetch import FetchSpec
+    from tests.support.fake_arxiv import FakeArxiv, crafted_entry, serve_arxiv
+    from tests.support.loopback import Recorded, serve
+
+    papers = papers_by_id(capsys)
+    assert run(capsys, "similar", next(iter(papers)), "--limit", "1")[0] == 0  # the index
+    (home / "config" / "config.yaml").write_text("arxiv:\n  categories: [cs.DC]\n")
+    today = dt.datetime.now(dt.UTC).date()
+    entry = crafted_entry(
+        "cs.DC",
+        "2506.30002",
+        f"{today.isoformat()}T08:00:00Z",
+        "Mixture of experts routing zzrefreshcheck",
+        "Expert routing and load balancing for sparse MoE training.",
+    )
+    with serve_arxiv(FakeArxiv()) as fake, serve({"/api/daily_papers": Recorded(200, b"[]")}) as hf:
+        fake.add([entry])
+        monkeypatch.setenv("ARXIV_API_ENDPOINT", fake.url)
+        monkeypatch.setenv("ARXIV_REQUEST_INTERVAL", "0.01")
+        monkeypatch.setenv("HF_ENDPOINT", hf.url)
+        ctx = AppContext()
+        library = open_library(ctx)
+        try:
+            report = fetch_sources(ctx, FetchSpec.build(), library=library)
+            assert report.arxiv is not None and report.arxiv.ok, report.errors
+            index = SimilarIndex(library.conn)
+            assert index.pending() == 0
+            rowid = library.conn.execute(
+                "SELECT rowid FROM papers WHERE id = '2506.30002'"
+            ).fetchone()
+            assert rowid is not None and index.vector(rowid[0])
+        finally:
+            library.close()
