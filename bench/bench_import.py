@@ -203,6 +203,47 @@ def big_page_import(megabytes: int) -> dict[str, float]:
     }
 
 
+def similar_at_import(paths: list[Path]) -> dict[str, float]:
+    """What keeping the similarity index current adds to an import (similar/after_import.py):
+    every page but the last imported and indexed (a full pass), then the last page imported
+    without the hook, then the hook on its own (the vectors of that page's papers)."""
+    import digest_tui.service as service
+    from digest_tui.similar.after_import import refresh_after_import
+    from digest_tui.similar.index import SimilarIndex
+
+    with tempfile.TemporaryDirectory(prefix="bench-import-sim-") as tmp, digest_home(Path(tmp)):
+        library = open_library(AppContext())
+        import_files(library, paths[:-1])
+        before = library.count()
+        begun = time.perf_counter()
+        SimilarIndex(library.conn).refresh()
+        full_s = time.perf_counter() - begun
+        hook = service.refresh_similar_after_import
+        service.refresh_similar_after_import = lambda library: None  # type: ignore[assignment]
+        try:
+            begun = time.perf_counter()
+            last = import_files(library, paths[-1:])
+            page_s = time.perf_counter() - begun
+        finally:
+            service.refresh_similar_after_import = hook
+        begun = time.perf_counter()
+        done = refresh_after_import(library.conn)
+        hook_s = time.perf_counter() - begun
+        begun = time.perf_counter()
+        idle = refresh_after_import(library.conn)
+        idle_s = time.perf_counter() - begun
+        library.conn.close()
+    assert done.report.built == last.new + last.updated and idle.report.built == 0
+    return {
+        "library_papers": before,
+        "full_index_build_s": round(full_s, 2),
+        "last_page_papers": last.new,
+        "last_page_import_ms": round(page_s * 1000, 1),
+        "index_refresh_ms": round(hook_s * 1000, 1),
+        "index_refresh_nothing_to_do_ms": round(idle_s * 1000, 2),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=10_000)
@@ -224,6 +265,11 @@ def main() -> int:
         metavar="MB",
         help="only import one page of MB megabytes with `digest-tui import`: time, peak RSS",
     )
+    parser.add_argument(
+        "--similar",
+        action="store_true",
+        help="only what refreshing the similarity index adds to importing one more page",
+    )
     parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.make_page:
@@ -240,6 +286,16 @@ def main() -> int:
 
     paths = cached_pages(args.papers, args.seed)
     print(f"{args.papers} papers in {len(paths)} page files\n")
+    if args.similar:
+        sim = similar_at_import(paths)
+        print(
+            f"one more page of {sim['last_page_papers']} papers: import "
+            f"{sim['last_page_import_ms']} ms, + similarity index {sim['index_refresh_ms']} ms "
+            f"({sim['index_refresh_nothing_to_do_ms']} ms with nothing to do); "
+            f"full index build {sim['full_index_build_s']} s"
+        )
+        print(f"written {write_result(f'import-{args.papers}-similar', sim)}")
+        return 0
     real = real_path(paths, args.profile, args.workers)
     real["workers"] = args.workers
     if args.real_only:

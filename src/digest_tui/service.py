@@ -99,8 +99,17 @@ def import_files(
             pending = (group, handle)
         if pending is not None:
             _store(library, pool, *pending, replace, on_file, total)
+    refresh_similar_after_import(library)
     library.checkpoint()  # the imported papers into library.sqlite3 itself, not only its log
     return total
+
+
+def refresh_similar_after_import(library: Library) -> None:
+    """The similarity index catches up with what was imported, bounded (similar/after_import.py);
+    a no-op when no index exists yet."""
+    from digest_tui.similar.after_import import refresh_after_import
+
+    refresh_after_import(library.conn)
 
 
 def _pool(library: Library, paths: list[Path], workers: int | None) -> EnrichPool | None:
@@ -281,6 +290,8 @@ def fetch_sources(
     hf = fetch_days(spec, library=library, cache_dir=cache_dir, progress=progress, cancel=cancel)
     settings = ctx.settings.arxiv
     if not settings.categories or (cancel is not None and cancel.is_set()):
+        if cancel is None or not cancel.is_set():  # quitting does not wait for the index
+            refresh_similar_after_import(library)
         return SourcesReport(hf)
     keep = None
     if settings.keep_if_any:
@@ -289,4 +300,6 @@ def fetch_sources(
     arxiv = fetch_arxiv(
         arxiv_spec, library=library, cache_dir=cache_dir, progress=progress, cancel=cancel
     )
+    if cancel is None or not cancel.is_set():
+        refresh_similar_after_import(library)
     return SourcesReport(hf, arxiv)

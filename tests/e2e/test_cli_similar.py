@@ -137,3 +137,102 @@ def test_the_first_similar_says_it_builds_the_index_and_later_ones_do_not(home, 
     assert json.loads(out)  # stdout is the result alone
     code, _, err = run(capsys, "similar", first, "--format", "json")
     assert code == 0 and err == ""
+
+
+def test_import_keeps_an_existing_index_current(home, capsys, tmp_path):
+    """`import` rebuilds the vectors of what it brought in: the next `similar` has nothing
+    left to catch up and already knows the new paper."""
+    from digest_tui.config import AppContext
+    from digest_tui.service import open_library
+    from digest_tui.similar.index import SimilarIndex
+
+    papers = papers_by_id(capsys)
+    flash = next(p for p in papers.values() if p["title"].startswith("FlashMoE"))
+    assert run(capsys, "similar", flash["id"], "--limit", "1")[0] == 0  # builds the index
+    page = tmp_path / "page.txt"
+    page.write_text(
+        "Daily Papers\n\nJun 9\n\nFlashMoE twin: expert routing zzimportcheck\n\n"
+        "Sparse mixture-of-experts routing with FlashMoE kernels, zzimportcheck.\n\n"
+        "  \u2022 2 authors\n\u00b7\nJun 9\n",
+        encoding="utf-8",
+    )
+    code, _out, err = run(capsys, "import", str(page))
+    assert code == 0, err
+    library = open_library(AppContext())
+    try:
+        assert SimilarIndex(library.conn).pending() == 0
+        rowid = library.conn.execute(
+            "SELECT rowid FROM papers WHERE title LIKE '%zzimportcheck%'"
+        ).fetchone()[0]
+        assert SimilarIndex(library.conn).vector(rowid)
+    finally:
+        library.close()
+
+
+def test_fetch_arxiv_keeps_an_existing_index_current(home, capsys, monkeypatch):
+    """`fetch --arxiv` (a fake arXiv API on 127.0.0.1) leaves nothing for `similar` to catch
+    up: the fetched papers have their vectors when the fetch returns."""
+    from digest_tui.config import AppContext
+    from digest_tui.service import open_library
+    from digest_tui.similar.index import SimilarIndex
+    from tests.support.fake_arxiv import fixture_entries, serve_arxiv
+
+    papers = papers_by_id(capsys)
+    assert run(capsys, "similar", next(iter(papers)), "--limit", "1")[0] == 0  # the index
+    with serve_arxiv() as fake:
+        fake.add(fixture_entries("cs.DC_2025-06-04.xml", "cs.DC"))
+        monkeypatch.setenv("ARXIV_API_ENDPOINT", fake.url)
+        monkeypatch.setenv("ARXIV_REQUEST_INTERVAL", "0.01")
+        code, _out, err = run(capsys, "fetch", "--arxiv", "cs.DC", "--date", "2025-06-04")
+    assert code == 0, err
+    library = open_library(AppContext())
+    try:
+        assert SimilarIndex(library.conn).pending() == 0
+        rowid = library.conn.execute("SELECT rowid FROM papers WHERE id = '2506.03802'").fetchone()
+        assert rowid is not None and SimilarIndex(library.conn).vector(rowid[0])
+    finally:
+        library.close()
+
+
+def test_the_apps_refresh_keeps_an_existing_index_current(home, capsys, monkeypatch):
+    """What the app's `R` runs in its worker (service.fetch_sources: Daily Papers, then the
+    configured arXiv categories, both from servers on 127.0.0.1) leaves the index current.
+    Checked on the library right after, before any `similar` could catch it up."""
+    import datetime as dt
+
+    from digest_tui.config import AppContext
+    from digest_tui.service import fetch_sources, open_library
+    from digest_tui.similar.index import SimilarIndex
+    from digest_tui.sources.hf_fetch import FetchSpec
+    from tests.support.fake_arxiv import FakeArxiv, crafted_entry, serve_arxiv
+    from tests.support.loopback import Recorded, serve
+
+    papers = papers_by_id(capsys)
+    assert run(capsys, "similar", next(iter(papers)), "--limit", "1")[0] == 0  # the index
+    (home / "config" / "config.yaml").write_text("arxiv:\n  categories: [cs.DC]\n")
+    today = dt.datetime.now(dt.UTC).date()
+    entry = crafted_entry(
+        "cs.DC",
+        "2506.30002",
+        f"{today.isoformat()}T08:00:00Z",
+        "Mixture of experts routing zzrefreshcheck",
+        "Expert routing and load balancing for sparse MoE training.",
+    )
+    with serve_arxiv(FakeArxiv()) as fake, serve({"/api/daily_papers": Recorded(200, b"[]")}) as hf:
+        fake.add([entry])
+        monkeypatch.setenv("ARXIV_API_ENDPOINT", fake.url)
+        monkeypatch.setenv("ARXIV_REQUEST_INTERVAL", "0.01")
+        monkeypatch.setenv("HF_ENDPOINT", hf.url)
+        ctx = AppContext()
+        library = open_library(ctx)
+        try:
+            report = fetch_sources(ctx, FetchSpec.build(), library=library)
+            assert report.arxiv is not None and report.arxiv.ok, report.errors
+            index = SimilarIndex(library.conn)
+            assert index.pending() == 0
+            rowid = library.conn.execute(
+                "SELECT rowid FROM papers WHERE id = '2506.30002'"
+            ).fetchone()
+            assert rowid is not None and index.vector(rowid[0])
+        finally:
+            library.close()

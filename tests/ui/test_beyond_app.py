@@ -96,6 +96,56 @@ async def test_for_you_ranks_against_bookmarks_and_explains(home):
         assert "For you" in panel_text(app)
 
 
+async def test_for_you_ranks_against_a_tag_chosen_in_the_tree(home):
+    """Under "For you", one node per tag: the ranking learns from that tag's papers (not the
+    bookmarks) and the panel names the tag; the choice is remembered like any view."""
+    library = open_library(AppContext())
+    moe = [
+        r["id"]
+        for r in library.conn.execute(
+            "SELECT id FROM papers WHERE title LIKE 'FlashMoE%' OR title LIKE '%MoE%' LIMIT 2"
+        )
+    ]
+    assert len(moe) == 2
+    for paper_id in moe:
+        library.state.add_tags(paper_id, ["moe-picks"])
+    library.close()
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, rounds=5)
+        tree = app.query_one(NavTree)
+        for_you = find_node(tree, "foryou", None)
+        assert not for_you.is_expanded  # the tree's other lines stay where they were
+        for_you.expand()
+        await settle(pilot)
+        tree.move_cursor(find_node(tree, "foryou", "moe-picks"))
+        await settle(pilot, rounds=4)
+        rows = app.query_one(PaperList).rows
+        assert rows and not set(moe) & {r.id for r in rows}  # the tagged ones left out
+        panel = app.query_one(PaperPanel)
+        assert panel.paper.id == rows[0].id
+        why = panel.extras.why if panel.extras is not None else None
+        assert (
+            why is not None and why.startswith("like '") and why.endswith("you tagged 'moe-picks'")
+        ), why
+        assert "you tagged 'moe-picks'" in panel_text(app)
+        # Nothing is bookmarked: plain "For you" has nothing to learn from.
+        tree.move_cursor(for_you)
+        await settle(pilot, rounds=3)
+        assert list(app.query_one(PaperList).rows) == []
+
+        tree.move_cursor(find_node(tree, "foryou", "moe-picks"))
+        await settle(pilot, rounds=3)
+    # Launched again: the tag's ranking is the view it opens on, its node shown.
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, rounds=5)
+        assert app.selection.key == ("foryou", "moe-picks")
+        tree = app.query_one(NavTree)
+        assert tree.cursor_node is not None and tree.cursor_node.data.key == app.selection.key
+        assert app.query_one(PaperList).rows
+
+
 async def test_weights_and_readiness_in_the_panel(home, monkeypatch):
     library = open_library(AppContext())
     paper = make_paper(

@@ -225,3 +225,28 @@ def test_terms_held_by_most_papers_do_not_drive_the_search(library, monkeypatch)
     )
     monkeypatch.setattr(index_module, "MIN_QUERY_TERMS", 2)  # too few left: common ones return
     assert len(similar_to(library.conn, rows["Ubiquitous alpha"], 5)) == 3
+
+
+def test_refresh_after_import_is_bounded_and_never_starts_a_full_pass(library):
+    from digest_tui.similar.after_import import refresh_after_import
+
+    add(library, MOE, MOE2, KV, KV2)
+    assert refresh_after_import(library.conn).skipped == "no index"  # never built: left alone
+    assert SimilarIndex(library.conn).pending() == 4
+    SimilarIndex(library.conn).refresh()
+    rows = add(library, ("KV cache paging for serving", "Paged KV cache in LLM serving."))
+    done = refresh_after_import(library.conn, limit=1)
+    assert (done.report.built, done.left, done.skipped) == (1, 0, None)
+    new = rows["KV cache paging for serving"]
+    assert {f.rowid for f in similar_to(library.conn, new, 2)} == {rows[KV[0]], rows[KV2[0]]}
+
+    # Over the limit: the oldest marks are rebuilt now, the rest stay for the next refresh.
+    library.conn.execute("UPDATE papers SET abstract = abstract || ' Routing.'")
+    done = refresh_after_import(library.conn, limit=2)
+    assert (done.report.built, done.left) == (2, 3)
+    assert SimilarIndex(library.conn).refresh().built == 3
+
+    # A full pass due (the library more than 1.25x its size at the last one): not at import.
+    add(library, GEMM, ("Another GEMM kernel paper", "GEMM kernels."), day=2)
+    done = refresh_after_import(library.conn)
+    assert done.skipped == "full pass due" and done.left == 2 and not done.report.full

@@ -67,7 +67,7 @@ def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
         return _fetch_arxiv(ctx, args)
     if args.no_filter:
         raise CommandError("--no-filter: only with --arxiv")
-    from digest_tui.service import open_library
+    from digest_tui.service import open_library, refresh_similar_after_import
     from digest_tui.sources.hf_fetch import FetchSpec, fetch_days
 
     try:
@@ -122,6 +122,7 @@ def cmd_fetch(ctx: AppContext, args: argparse.Namespace) -> int:
     if report.empty:
         print(f"no papers for: {', '.join(report.empty)}")
     print(report.summary())
+    refresh_similar_after_import(library)
     prefetch_after_fetch(ctx, library, report.digests, args)
     return 0
 
@@ -148,7 +149,7 @@ class _ProgressBar:
 
 
 def _fetch_arxiv(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.service import open_library
+    from digest_tui.service import open_library, refresh_similar_after_import
     from digest_tui.sources.arxiv_fetch import ArxivSpec, KeywordFilter, fetch_arxiv
 
     for option in ("week", "month", "sort"):
@@ -181,6 +182,7 @@ def _fetch_arxiv(ctx: AppContext, args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.clear()
+    refresh_similar_after_import(library)
     library.checkpoint()
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""`links check`, `links import-pwc`, `links health` and `open`: code beside papers."""
+"""`links check`, `links import-pwc`, `links health`, `links readiness` and `open`: code
+beside papers."""
 
 from __future__ import annotations
 
@@ -47,6 +48,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--refresh", action="store_true", help="ignore the cache's time to live")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_health)
+
+    p = links_sub.add_parser(
+        "readiness",
+        help="check how ready to run the GitHub repos of the newest papers are",
+        description="Root files and README sections of the GitHub repos of the newest papers "
+        "with code (docs/readiness.md), so `has:runnable` and `--sort readiness` know more "
+        "than the papers already shown. Cached for 24 h (ETag revalidation after). A rate "
+        "limit stops the batch with one line; exit status 1 when GitHub cannot be reached or "
+        "the rate limit left repos unchecked.",
+    )
+    p.add_argument(
+        "--limit",
+        type=_positive,
+        default=50,
+        metavar="N",
+        help="the N newest papers with code (default 50)",
+    )
+    p.add_argument("--offline", action="store_true", help="read the cache only")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_readiness)
 
     p = sub.add_parser(
         "open",
@@ -152,6 +173,52 @@ def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
         return 0
     for health in results:
         print(f"{health.owner}/{health.name}: {health_line(health)}")
+    return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
+
+
+def cmd_readiness(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.paper_view import paper_view
+    from digest_tui.repohealth import GitHubHealthClient, HealthCache
+    from digest_tui.repohealth.readiness import ReadinessClient
+    from digest_tui.repohealth.readiness_bulk import check_many
+    from digest_tui.store.query import PaperQuery
+
+    library = open_for_command(ctx)
+    # Newest first (the list's date order); only as many papers as asked for.
+    rows = library.rows(PaperQuery(has_code=True, sort="date", limit=args.limit))
+    repos = [pair for row in rows for pair in paper_view(library, row).github_repos.values()]
+    offline = args.offline or not ctx.settings.repo_health
+    cache = HealthCache(ctx.paths.cache_dir / "repo_health.sqlite3")
+    health = GitHubHealthClient(cache)
+    try:
+        bulk = check_many(ReadinessClient(health), repos, offline=offline)
+    finally:
+        health.close()
+        cache.close()
+    if args.format == "json":
+        write_json([r.to_json() for r in bulk.results])
+    else:
+        for r in bulk.shown:
+            print(f"{r.owner}/{r.name}: {r.line()}")
+    print(f"{plural(len(rows), 'paper')}: {bulk.summary()}", file=sys.stderr)
+    if bulk.unreachable:
+        raise CommandError(
+            f"{bulk.unreachable}; {plural(bulk.not_checked, 'repo')} not checked", exit_status=1
+        )
+    if bulk.rate_limited:
+        raise CommandError(
+            f"{bulk.rate_limited}; {plural(bulk.not_checked, 'repo')} not checked", exit_status=1
+        )
     return 0
 
 

@@ -67,19 +67,42 @@ class SimilarIndex:
 
     # ---- keeping it current ---------------------------------------------------------------
 
-    def refresh(self) -> RefreshReport:
-        """Bring every vector up to date with the library; cheap when nothing changed."""
+    def refresh(self, *, limit: int | None = None, full: bool = True) -> RefreshReport:
+        """Bring every vector up to date with the library; cheap when nothing changed.
+
+        `limit`: rebuild at most that many changed papers (the oldest marks first); the rest
+        stay marked for the next refresh. `full=False`: never start a full pass (an import
+        must not turn into a minute-long rebuild); nothing is done when one is due.
+        """
         conn = self.conn
         if not self._needs_full() and not conn.execute("SELECT 1 FROM similar_dirty").fetchone():
             return RefreshReport()
         with transaction(conn):
             # Decided again under the write lock: another process may have refreshed already.
             if self._needs_full():
-                return self._rebuild_all()
-            dirty = [r[0] for r in conn.execute("SELECT paper_rowid FROM similar_dirty")]
+                return self._rebuild_all() if full else RefreshReport()
+            sql = "SELECT paper_rowid FROM similar_dirty ORDER BY paper_rowid"
+            params: tuple[int, ...] = ()
+            if limit is not None:
+                sql += " LIMIT ?"
+                params = (max(limit, 0),)
+            dirty = [r[0] for r in conn.execute(sql, params)]
             report = self._rebuild(dirty)
-            conn.execute("DELETE FROM similar_dirty")
+            if limit is None:
+                conn.execute("DELETE FROM similar_dirty")
+            else:
+                for chunk in _chunks(dirty, _BATCH):
+                    marks = ",".join("?" * len(chunk))
+                    conn.execute(f"DELETE FROM similar_dirty WHERE paper_rowid IN ({marks})", chunk)
             return report
+
+    def built(self) -> bool:
+        """Whether a full pass has ever been made (an index exists to keep current)."""
+        return self._meta("similar_papers") is not None
+
+    def pending(self) -> int:
+        """Papers marked as changed since the last refresh."""
+        return int(self.conn.execute("SELECT count(*) FROM similar_dirty").fetchone()[0])
 
     def needs_full_build(self) -> bool:
         """Whether the next refresh() recomputes every vector (first build, a new VERSION, or

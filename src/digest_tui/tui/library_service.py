@@ -137,7 +137,7 @@ class LibraryService:
         self, selection: Selection, search: str = "", sort: str | None = None
     ) -> list[ListRow]:
         if selection.kind == "foryou":
-            return self.for_you_rows()
+            return self.for_you_rows(selection.value)
         with self._locked() as library:
             return library.list_rows(self._query(library, selection, search, sort))
 
@@ -169,7 +169,7 @@ class LibraryService:
         view (`x` in a list, `r` in "Unread") it goes to the nearest paper after it in the
         `previous` list that is still listed, else before it; else to the top."""
         if selection.kind == "foryou":
-            return self._for_you_window(keep)
+            return self._for_you_window(keep, selection.value)
         with self._list_reader() as library:
             query = self._query(library, selection, search, sort)
             rowids = library.list_rowids(query)
@@ -179,9 +179,9 @@ class LibraryService:
             rows = library.list_rows_by_rowid(rowids[start : start + WINDOW_ROWS])
         return ListWindow(rowids, cursor, start, rows)
 
-    def _for_you_window(self, keep: int | str | None) -> ListWindow:
+    def _for_you_window(self, keep: int | str | None, tag: str | None = None) -> ListWindow:
         """ "For you" is ranked in Python (a short list): every row comes with it."""
-        rows = self.for_you_rows()
+        rows = self.for_you_rows(tag)
         rowids = array("q", (row.rowid for row in rows))
         cursor = next((i for i, row in enumerate(rows) if keep in (row.rowid, row.id)), 0)
         return ListWindow(rowids, cursor, 0, {row.rowid: row for row in rows})
@@ -467,11 +467,12 @@ class LibraryService:
         with self._locked() as library:
             return similar(library, paper_id, limit)
 
-    def for_you_rows(self) -> list[ListRow]:
+    def for_you_rows(self, tag: str | None = None) -> list[ListRow]:
+        """Ranked against the bookmarks, or (`tag`) against the papers with that tag."""
         from digest_tui.tui.paper_extras import for_you
 
         with self._locked() as library:
-            rows, self.for_you_reasons = for_you(library)
+            rows, self.for_you_reasons = for_you(library, tag=tag)
         return rows
 
     @property

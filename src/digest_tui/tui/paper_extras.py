@@ -96,14 +96,20 @@ def similar(library: Library, paper_id: str, limit: int) -> tuple[Related, ...] 
     )
 
 
-def for_you(library: Library, limit: int = FOR_YOU_LIMIT) -> tuple[list[ListRow], dict[str, str]]:
-    """Papers ranked against the bookmarked ones (read ones left out), in rank order, and
-    why each: "like 'X' and 'Y' you bookmarked". Empty without bookmarks or an index."""
+def for_you(
+    library: Library, limit: int = FOR_YOU_LIMIT, *, tag: str | None = None
+) -> tuple[list[ListRow], dict[str, str]]:
+    """Papers ranked against the bookmarked ones, or (`tag`) the ones with that tag (read
+    ones left out), in rank order, and why each: "like 'X' and 'Y' you bookmarked" / "you
+    tagged moe". Empty without such papers or an index."""
     from digest_tui.similar.recommend import recommend
     from digest_tui.store.query import PaperQuery
     from digest_tui.textsafe import one_line
 
-    positives = [r.rowid for r in library.list_rows(PaperQuery(bookmarked=True))]
+    chosen = PaperQuery(tag=tag) if tag is not None else PaperQuery(bookmarked=True)
+    # The tag is the user's own text, shown quoted and on one line like a title.
+    why = f"you tagged '{one_line(tag, 30)}'" if tag is not None else "you bookmarked"
+    positives = [r.rowid for r in library.list_rows(chosen)]
     if not positives or index_pending(library):
         return [], {}
     read = [r.rowid for r in library.list_rows(PaperQuery(read=True))]
@@ -121,7 +127,7 @@ def for_you(library: Library, limit: int = FOR_YOU_LIMIT) -> tuple[list[ListRow]
         names = [f"'{one_line(titles[r][1], 50)}'" for r in f.like if r in titles]
         if f.rowid in titles:
             reasons[titles[f.rowid][0]] = (
-                f"like {' and '.join(names)} you bookmarked" if names else "near your bookmarks"
+                f"like {' and '.join(names)} {why}" if names else f"near the papers {why}"
             )
     return rows, reasons
 

@@ -60,8 +60,18 @@ class NavTree(Tree[Selection]):
             ("unread", "Unread", data.unread),
         ):
             root.add_leaf(_label(name, count), data=Selection(kind, None, name))
-        # Ranked against the bookmarks when selected (LibraryService.for_you_rows).
-        root.add_leaf(_label("For you", None), data=Selection("foryou", None, "For you"))
+        # Ranked against the bookmarks when selected (LibraryService.for_you_rows); under it,
+        # one node per tag ranks against that tag's papers instead (collapsed: expand it).
+        for_you = Selection("foryou", None, "For you")
+        if data.tags:
+            node = root.add(_label("For you", None), data=for_you, expand=False)
+            for name in data.tags:
+                node.add_leaf(
+                    _label(f"like tag {name}", None),
+                    data=Selection("foryou", name, f"For you: like tag {name}"),
+                )
+        else:
+            root.add_leaf(_label("For you", None), data=for_you)
         topics = root.add("Topics", data=None, expand=True)
         for topic in data.topics:
             topics.add_leaf(
@@ -119,6 +129,8 @@ class NavTree(Tree[Selection]):
 
     def _restore(self, keep: Selection | None) -> None:
         found = self.find(keep) if keep is not None else None
+        if found is not None and found.parent is not None and not found.parent.is_expanded:
+            found.parent.expand()  # "For you" ranked against a tag: its node sits in there
         # Node lines are numbered when the tree lays its lines out, lazily: until then every
         # node's line is -1 (which is why the cursor used to fall back to "All papers" after
         # each rebuild). Asking for the last line lays them out now.
