@@ -235,6 +235,13 @@ class DigestApp(App[int]):
             # A pane that just disappeared cannot keep the keys: they go to the list.
             main.set_focus(main.query_one(PaperList))
 
+    async def _on_message(self, message: Message) -> None:
+        # A worker's result that arrives while the app is closing (its screens already gone)
+        # has no pane left to show it in: drop it rather than fail on `main_screen`.
+        if not self.screen_stack and not isinstance(message, events.Event):
+            return
+        await super()._on_message(message)
+
     @property
     def main_screen(self) -> Screen[Any]:
         """The screen holding the panes. `App.query_one` searches only the screen on top, so
