@@ -41,6 +41,7 @@ from digest_tui.tui import messages as msg
 from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
 from digest_tui.tui.library_service import LibraryService, ListWindow, Selection
 from digest_tui.tui.navigation import (
+    SEARCH_EVERYWHERE_KEY,
     SORTS,
     SearchScope,
     ViewPrefs,
@@ -63,7 +64,7 @@ from digest_tui.tui.screens.editors import (
 from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
-from digest_tui.tui.widgets.paper_list import PaperList
+from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
@@ -410,6 +411,11 @@ class DigestApp(App[int]):
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
         papers = self.main_screen.query_one(PaperList)
+        papers.empty_hint = empty_hint(
+            self.search_text,
+            whole_library=self.selection.kind == "all",
+            everywhere_key=SEARCH_EVERYWHERE_KEY,
+        )
         papers.set_window(window.rowids, window.rows, cursor=window.cursor, start=window.start)
         self._show_list_header(len(window.rowids), None)
         if not window.rowids:
