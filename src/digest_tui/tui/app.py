@@ -289,6 +289,7 @@ class DigestApp(App[int]):
         self._send(msg.RowsLoaded(window, request))
         self.service.startup(progress)
         tree = self.service.tree_data()
+        self._report_data_file_problems()
         if prefs.selection is None and tree.today is not None:
             # A first launch opens the newest digest ("Today" when it is today's, else "Latest
             # digest DATE"): known only now that the start-up has loaded the sample.
@@ -326,6 +327,14 @@ class DigestApp(App[int]):
                 severity="error",
                 timeout=30,
             )
+
+    def _report_data_file_problems(self) -> None:
+        """(In the start-up worker, once the tree has loaded the taxonomy.) A user
+        taxonomy.yaml that is invalid was set aside for the built-in one: say which file, line
+        and problem, as a config.yaml typo is (_load_settings)."""
+        enricher = self.service.library.enricher
+        for problem in enricher.problems if enricher is not None else []:
+            self._notify_from_thread(problem, severity="error", timeout=30)
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
