@@ -38,7 +38,14 @@ from digest_tui.paper_view import PaperView
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
-from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
+from digest_tui.tui.layout import (
+    LAYOUT_CLASSES,
+    PANEL_ON_DEMAND_CLASS,
+    PANEL_SHOWN_CLASS,
+    Layout,
+    layout_for_width,
+    panel_on_demand,
+)
 from digest_tui.tui.library_service import LibraryService, ListWindow, Selection
 from digest_tui.tui.navigation import (
     SEARCH_EVERYWHERE_KEY,
@@ -223,10 +230,17 @@ class DigestApp(App[int]):
     def _apply_layout(self, width: int) -> None:
         """Pick the breakpoint for this width (tui/layout.py); app.tcss draws each one."""
         layout = layout_for_width(width)
+        panes = self.main_screen.query_one("#panes", Horizontal)
+        on_demand = panel_on_demand(width)
+        if on_demand != panes.has_class(PANEL_ON_DEMAND_CLASS):
+            panes.set_class(on_demand, PANEL_ON_DEMAND_CLASS)
+            # Shown by `p` for this stretch of widths only: hidden again next time.
+            self.main_screen.query_one(PaperPanel).remove_class(PANEL_SHOWN_CLASS)
+            if on_demand and isinstance(self.main_screen.focused, PaperPanel):
+                self.main_screen.set_focus(self.main_screen.query_one(PaperList))
         if layout == self.layout_name:
             return
         self.layout_name = layout
-        panes = self.main_screen.query_one("#panes", Horizontal)
         for name, css_class in LAYOUT_CLASSES.items():
             panes.set_class(name == layout, css_class)
         if layout != "narrow":
@@ -620,7 +634,13 @@ class DigestApp(App[int]):
         self._open(url)
 
     def action_toggle_panel(self) -> None:
-        self.main_screen.query_one(PaperPanel).toggle_class("hidden")
+        panel = self.main_screen.query_one(PaperPanel)
+        if self.main_screen.query_one("#panes").has_class(PANEL_ON_DEMAND_CLASS):
+            # Too narrow for the panel by default (tui/layout.py): `p` shows it for now, and
+            # the choice remembered for wider terminals stays as it was.
+            panel.toggle_class(PANEL_SHOWN_CLASS)
+            return
+        panel.toggle_class("hidden")
         self._remember_view()
 
     def action_next_repo(self) -> None:
