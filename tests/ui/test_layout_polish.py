@@ -66,6 +66,12 @@ async def test_p_shows_the_panel_on_demand_and_does_not_remember_it(home: Path) 
         assert panel.display and panel.region.width >= PANEL_MIN_COLUMNS, panel.region
         assert panel.paper is not None and papers.current is not None
         assert panel.paper.id == papers.current.id
+        # The narrowed list is drawn to its new width: no sideways scrollbar left from the
+        # old one (it took a row and cropped titles before their "…").
+        assert not papers.show_horizontal_scrollbar
+        lines = [papers.render_line(y).text for y in range(papers.size.height)]
+        assert all(len(line) == papers.size.width for line in lines)
+        assert any(line.rstrip().endswith("…") for line in lines)
         await pilot.press("p")
         await pilot.pause()
         assert not panel.display

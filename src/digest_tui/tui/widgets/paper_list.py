@@ -36,7 +36,8 @@ from digest_tui.textsafe import printable
 DATE_COLUMN_FROM = 60
 
 # A title cut to fit ends with this; the cut falls after a word when the title still fills all
-# but TITLE_WORD_SLACK columns (else mid-word: most of a long word reads better than a gap).
+# but TITLE_WORD_SLACK columns (a fifth of a narrower title column), else mid-word: most of a
+# long word reads better than a gap.
 ELLIPSIS = "…"
 TITLE_WORD_SLACK = 10
 
@@ -103,7 +104,11 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--listed",
         "paper-list--warning",
     }
+    # Never scrolled sideways: every line is drawn to the list's width. Without this a resize
+    # that narrowed the list (the panel shown) left a horizontal scrollbar from the old
+    # virtual width, which took a row and cropped titles before their "…".
     DEFAULT_CSS = """
+    PaperList { overflow-x: hidden; }
     PaperList > .paper-list--cursor { background: $accent 40%; text-style: bold; }
     PaperList:focus > .paper-list--cursor { background: $accent; color: $text; }
     PaperList > .paper-list--dim { color: $text-muted; }
@@ -431,7 +436,8 @@ def fit_title(title: str, cells: int) -> str:
     space = head.rfind(" ")
     if space > 0:
         after_word = head[:space].rstrip(" ,;:-–—")
-        if cell_len(after_word) + 1 >= cells - TITLE_WORD_SLACK:
+        # A narrow list cannot spare a whole word's gap: at most a fifth of its width.
+        if cell_len(after_word) + 1 >= cells - min(TITLE_WORD_SLACK, cells // 5):
             head = after_word
     return head + ELLIPSIS
 
