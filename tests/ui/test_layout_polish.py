@@ -70,7 +70,8 @@ async def test_p_shows_the_panel_on_demand_and_does_not_remember_it(home: Path) 
         # old one (it took a row and cropped titles before their "…").
         assert not papers.show_horizontal_scrollbar
         lines = [papers.render_line(y).text for y in range(papers.size.height)]
-        assert all(len(line) == papers.size.width for line in lines)
+        assert all(len(line) == papers.line_width for line in lines)
+        assert papers.line_width == papers.region.width - papers.scrollbar_size_vertical
         assert any(line.rstrip().endswith("…") for line in lines)
         await pilot.press("p")
         await pilot.pause()

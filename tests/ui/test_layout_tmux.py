@@ -23,6 +23,10 @@ SIZE_IDS = ["80x24", "100x30", "160x48"]
 FIRST_TITLE = "Efficient Multi-turn RL for GUI Agents via Decoupled Tr"
 
 
+# What tmux shows of a scrollbar's thumb.
+SCROLLBAR = "▁▂▃▄▅▆▇█▉▊▋▌▍▎▏"
+
+
 def longest_title_run(screen: str) -> int:
     """The longest title a list line shows: what follows the votes column's ▲."""
     runs = [len(line.split("▲ ", 1)[1].rstrip()) for line in screen.splitlines() if "▲ " in line]
@@ -137,6 +141,9 @@ def test_100x30_hides_the_narrow_panel_until_p_and_cuts_titles_with_an_ellipsis(
         assert longest_title_run(screen) >= 45, screen
         cut = [line.rstrip() for line in rows if line.rstrip().endswith("…")]
         assert cut and all(len(line) >= 100 - 10 for line in cut), screen
+        # The first paper's long title is cut with its "…" in view, not under the scrollbar.
+        first = next(line for line in rows if FIRST_TITLE[:30] in line)
+        assert first.rstrip().rstrip(SCROLLBAR).rstrip().endswith("…"), screen
         term.keys("p")
         screen = term.wait_until(lambda s: "listed 2026-01-08" in s, "the panel")
         rows = [line for line in screen.splitlines() if "▲ " in line]

@@ -181,7 +181,7 @@ class PaperList(ScrollView, can_focus=True):
             for page in range(-(-start // PAGE_ROWS), end // PAGE_ROWS + 1)
             if page * PAGE_ROWS >= start and min((page + 1) * PAGE_ROWS, len(rowids)) <= end
         }
-        self.virtual_size = Size(self.size.width, len(self.rowids))
+        self.virtual_size = Size(self.line_width, len(self.rowids))
         self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
         self.refresh()
 
@@ -334,10 +334,17 @@ class PaperList(ScrollView, can_focus=True):
         super().notify_style_update()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self.rowids))
+        self.virtual_size = Size(self.line_width, len(self.rowids))
         self._render_cached.cache_clear()
 
     # ---- drawing ------------------------------------------------------------------------
+
+    @property
+    def line_width(self) -> int:
+        """The columns a line has: the list's width less its scrollbar. Drawn to the full
+        width, a long list's lines lost their last two columns under the scrollbar, and a cut
+        title its "…" with them."""
+        return self.scrollable_content_region.width
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Once per frame: fetch what the viewport (and its margin) will need next.
@@ -346,7 +353,7 @@ class PaperList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index = y + int(self.scroll_offset.y)
-        width = self.size.width
+        width = self.line_width
         if not self.rowids and index == 0 and width > 0:
             return self._empty_line(width)
         if index >= len(self.rowids) or width <= 0:
