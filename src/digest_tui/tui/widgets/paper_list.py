@@ -39,7 +39,7 @@ DATE_COLUMN_FROM = 60
 # but TITLE_WORD_SLACK columns (a fifth of a narrower title column), else mid-word: most of a
 # long word reads better than a gap.
 ELLIPSIS = "…"
-TITLE_WORD_SLACK = 10
+TITLE_WORD_SLACK = 6
 
 # An empty list's line when the app has not said anything better.
 EMPTY_HINT = "No papers here."
