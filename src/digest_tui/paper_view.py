@@ -201,6 +201,9 @@ class PaperView:
     categories: tuple[str, ...] = ()
     # Only `show` fills it (network or caches beyond the library); None leaves both keys out.
     repro: ReproDetails | None = None
+    # The date of the first digest (or import) that listed it: what the app shows for an
+    # undated paper, as the list does (ListRow.listed). Not in the JSON contract.
+    listed: str | None = None
 
     @property
     def github_repos(self) -> dict[str, tuple[str, str]]:
@@ -339,6 +342,7 @@ def paper_view(
         lists=tuple(state.get("lists", [])),
         machine_fit=fits,
         categories=tuple(json.loads(row["categories"])),
+        listed=row["first_seen"],
     )
 
 

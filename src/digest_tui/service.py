@@ -35,9 +35,13 @@ if TYPE_CHECKING:  # the worker pool (multiprocessing) is imported only for a la
     from digest_tui.enrich.parallel import EnrichPool
 
 
-def open_library(ctx: AppContext, *, enricher: Enricher | None = None) -> Library:
+def open_library(
+    ctx: AppContext, *, enricher: Enricher | None = None, fallback_taxonomy: bool = False
+) -> Library:
+    """The library with its enricher. `fallback_taxonomy` (the app): an invalid user
+    taxonomy.yaml is set aside for the built-in one and named in `enricher.problems`."""
     conn = connect(ctx.paths.database)
-    enricher = enricher or Enricher(ctx.paths.config_dir)
+    enricher = enricher or Enricher(ctx.paths.config_dir, fallback_taxonomy=fallback_taxonomy)
     library = Library(conn, enricher)
     ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.

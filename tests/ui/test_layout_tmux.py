@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from digest_tui.tui.widgets.paper_list import TITLE_WORD_SLACK
 from tests.support.tmux import Terminal
 
 pytestmark = [
@@ -21,6 +22,10 @@ SIZE_IDS = ["80x24", "100x30", "160x48"]
 
 # The first paper of the sample library, newest first, as the list shows it.
 FIRST_TITLE = "Efficient Multi-turn RL for GUI Agents via Decoupled Tr"
+
+
+# What tmux shows of a scrollbar's thumb.
+SCROLLBAR = "▁▂▃▄▅▆▇█▉▊▋▌▍▎▏"
 
 
 def longest_title_run(screen: str) -> int:
@@ -116,6 +121,42 @@ def test_enter_escape_and_b_keep_the_view_at_every_size(home: Path, size: tuple[
             term.keys("Escape")  # close the tree to read the header
         screen = term.wait_until(lambda s: "MoE · " in s or "Latest digest" in s, "the next node")
         assert "MoE · 14 papers" in screen, screen
+        term.keys("q")
+    finally:
+        term.close()
+
+
+@pytest.mark.timeout(180)
+def test_100x30_hides_the_narrow_panel_until_p_and_cuts_titles_with_an_ellipsis(
+    home: Path,
+) -> None:
+    """Issue 10 at 100x30: the panel (~20 columns, wrapping every few words) is hidden and the
+    list has its room; a cut title ends with "…"; `p` shows the panel, which says when the
+    undated first paper was listed."""
+    term = Terminal(home, width=100, height=30)
+    try:
+        screen = term.wait_until(lambda s: "152 papers" in s and "Kernels 33" in s, "the list")
+        rows = [line for line in screen.splitlines() if "▲ " in line]
+        # Two panes: the tree's border and nothing right of the list.
+        assert rows and all(line.count("│") == 1 for line in rows), screen
+        assert longest_title_run(screen) >= 45, screen
+        cut = [line.rstrip() for line in rows if line.rstrip().endswith("…")]
+        assert cut and all(len(line) >= 100 - 2 - TITLE_WORD_SLACK for line in cut), screen
+        # The first paper's long title is cut with its "…" in view, not under the scrollbar.
+        first = next(line for line in rows if FIRST_TITLE[:30] in line)
+        assert first.rstrip().rstrip(SCROLLBAR).rstrip().endswith("…"), screen
+        term.keys("p")
+        screen = term.wait_until(lambda s: "listed 2026-01-08" in s, "the panel")
+        rows = [line for line in screen.splitlines() if "▲ " in line]
+        assert all(line.count("│") == 2 for line in rows), screen  # three panes now
+        # The list's cut titles end with "…" at its new width (no sideways scrollbar left).
+        assert any(line.split("│")[1].rstrip().endswith("…") for line in rows), screen
+        panel = " ".join(line.split("│", 2)[2] for line in screen.splitlines() if "│" in line)
+        panel = " ".join(panel.split())
+        assert "listed 2026-01-08 in the Daily Papers digest" in panel, screen
+        assert "published unknown" not in panel
+        term.keys("p")
+        term.wait_until(lambda s: "Daily Papers digest" not in s, "the panel hidden again")
         term.keys("q")
     finally:
         term.close()

@@ -31,9 +31,9 @@ _CHUNK = 100  # papers per task sent to a worker
 _worker: Enricher | None = None
 
 
-def _start_worker(config_dir: Path | None) -> None:
+def _start_worker(config_dir: Path | None, fallback_taxonomy: bool = False) -> None:
     global _worker
-    _worker = Enricher(config_dir)
+    _worker = Enricher(config_dir, fallback_taxonomy=fallback_taxonomy)
     _worker.scanner  # noqa: B018 - load the data files once, before the first task
 
 
@@ -64,7 +64,7 @@ class EnrichPool:
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context(method),
                 initializer=_start_worker,
-                initargs=(self.enricher.config_dir,),
+                initargs=(self.enricher.config_dir, self.enricher.fallback_taxonomy),
             )
         return self._executor
 

@@ -98,8 +98,13 @@ def enrichment_key(paper: Paper) -> tuple[Any, ...]:
 class Enricher:
     """Loads the data files once and enriches papers with them."""
 
-    def __init__(self, config_dir: Path | None = None) -> None:
+    def __init__(self, config_dir: Path | None = None, *, fallback_taxonomy: bool = False) -> None:
         self.config_dir = config_dir
+        # The app goes on with the built-in taxonomy when the user's is invalid (and says so:
+        # `problems`); the CLI stops with the file's problem (exit 2).
+        self.fallback_taxonomy = fallback_taxonomy
+        # What went wrong with a user data file that was set aside, worded for the reader.
+        self.problems: list[str] = []
         # Enrichment computed ahead (in other processes, enrich/parallel.py), by
         # `enrichment_key`; `enrich` takes an entry out instead of computing it again.
         self._prepared: dict[tuple[Any, ...], Enrichment] = {}
@@ -114,8 +119,19 @@ class Enricher:
     @cached_property
     def taxonomy(self):  # type: ignore[no-untyped-def]
         from digest_tui.enrich.topics.taxonomy import load_taxonomy
+        from digest_tui.errors import TaxonomyError
 
-        return load_taxonomy(self.config_dir)
+        try:
+            return load_taxonomy(self.config_dir)
+        except TaxonomyError as exc:
+            if not self.fallback_taxonomy or self.config_dir is None:
+                raise
+            # Only the user's file can be at fault here: the packaged one is tested. Its
+            # problem (FILE:LINE: ...) is kept for the app to show; enrichment goes on with
+            # the built-in topics, and is redone when the file changes (the fingerprint
+            # hashes its bytes).
+            self.problems.append(f"{exc}. Using the built-in taxonomy until it is fixed.")
+            return load_taxonomy(None)
 
     @cached_property
     def catalog(self):  # type: ignore[no-untyped-def]

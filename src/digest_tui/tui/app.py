@@ -38,9 +38,17 @@ from digest_tui.paper_view import PaperView
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
-from digest_tui.tui.layout import LAYOUT_CLASSES, Layout, layout_for_width
+from digest_tui.tui.layout import (
+    LAYOUT_CLASSES,
+    PANEL_ON_DEMAND_CLASS,
+    PANEL_SHOWN_CLASS,
+    Layout,
+    layout_for_width,
+    panel_on_demand,
+)
 from digest_tui.tui.library_service import LibraryService, ListWindow, Selection
 from digest_tui.tui.navigation import (
+    SEARCH_EVERYWHERE_KEY,
     SORTS,
     SearchScope,
     ViewPrefs,
@@ -63,7 +71,7 @@ from digest_tui.tui.screens.editors import (
 from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
-from digest_tui.tui.widgets.paper_list import PaperList
+from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
@@ -222,10 +230,17 @@ class DigestApp(App[int]):
     def _apply_layout(self, width: int) -> None:
         """Pick the breakpoint for this width (tui/layout.py); app.tcss draws each one."""
         layout = layout_for_width(width)
+        panes = self.main_screen.query_one("#panes", Horizontal)
+        on_demand = panel_on_demand(width)
+        if on_demand != panes.has_class(PANEL_ON_DEMAND_CLASS):
+            panes.set_class(on_demand, PANEL_ON_DEMAND_CLASS)
+            # Shown by `p` for this stretch of widths only: hidden again next time.
+            self.main_screen.query_one(PaperPanel).remove_class(PANEL_SHOWN_CLASS)
+            if on_demand and isinstance(self.main_screen.focused, PaperPanel):
+                self.main_screen.set_focus(self.main_screen.query_one(PaperList))
         if layout == self.layout_name:
             return
         self.layout_name = layout
-        panes = self.main_screen.query_one("#panes", Horizontal)
         for name, css_class in LAYOUT_CLASSES.items():
             panes.set_class(name == layout, css_class)
         if layout != "narrow":
@@ -295,6 +310,7 @@ class DigestApp(App[int]):
         self._send(msg.RowsLoaded(window, request))
         self.service.startup(progress)
         tree = self.service.tree_data()
+        self._report_data_file_problems()
         if prefs.selection is None and tree.today is not None:
             # A first launch opens the newest digest ("Today" when it is today's, else "Latest
             # digest DATE"): known only now that the start-up has loaded the sample.
@@ -332,6 +348,14 @@ class DigestApp(App[int]):
                 severity="error",
                 timeout=30,
             )
+
+    def _report_data_file_problems(self) -> None:
+        """(In the start-up worker, once the tree has loaded the taxonomy.) A user
+        taxonomy.yaml that is invalid was set aside for the built-in one: say which file, line
+        and problem, as a config.yaml typo is (_load_settings)."""
+        enricher = self.service.library.enricher
+        for problem in enricher.problems if enricher is not None else []:
+            self._notify_from_thread(problem, severity="error", timeout=30)
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
         theme = message.theme
@@ -417,6 +441,11 @@ class DigestApp(App[int]):
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
         papers = self.main_screen.query_one(PaperList)
+        papers.empty_hint = empty_hint(
+            self.search_text,
+            whole_library=self.selection.kind == "all",
+            everywhere_key=SEARCH_EVERYWHERE_KEY,
+        )
         papers.set_window(window.rowids, window.rows, cursor=window.cursor, start=window.start)
         self._show_list_header(len(window.rowids), None)
         if not window.rowids:
@@ -612,7 +641,13 @@ class DigestApp(App[int]):
         self._open(url)
 
     def action_toggle_panel(self) -> None:
-        self.main_screen.query_one(PaperPanel).toggle_class("hidden")
+        panel = self.main_screen.query_one(PaperPanel)
+        if self.main_screen.query_one("#panes").has_class(PANEL_ON_DEMAND_CLASS):
+            # Too narrow for the panel by default (tui/layout.py): `p` shows it for now, and
+            # the choice remembered for wider terminals stays as it was.
+            panel.toggle_class(PANEL_SHOWN_CLASS)
+            return
+        panel.toggle_class("hidden")
         self._remember_view()
 
     def action_next_repo(self) -> None:

@@ -112,7 +112,7 @@ class LibraryService:
         if self._library is None:
             from digest_tui.service import open_library
 
-            self._library = open_library(self.ctx)
+            self._library = open_library(self.ctx, fallback_taxonomy=True)
         return self._library
 
     def startup(self, progress: Callable[[str], None] | None = None) -> None:
@@ -153,7 +153,7 @@ class LibraryService:
 
                 # Opening may migrate the file: never at the same time as the shared one.
                 with self._lock:
-                    self._reader = open_library(self.ctx)
+                    self._reader = open_library(self.ctx, fallback_taxonomy=True)
             yield self._reader
 
     def list_window(
@@ -523,7 +523,7 @@ class LibraryService:
         """A connection of the calling worker's own, closed when it is done or the app leaves."""
         from digest_tui.service import open_library
 
-        library = open_library(self.ctx)
+        library = open_library(self.ctx, fallback_taxonomy=True)
         with self._own_lock:
             self._own.add(library)
         try:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import overload
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -33,6 +34,15 @@ from digest_tui.textsafe import printable
 # Below this width (the medium layout's list, about 51 columns at 100; 66 at 140) the date goes:
 # its 11 columns are worth more as title, and the panel beside the list shows the date.
 DATE_COLUMN_FROM = 60
+
+# A title cut to fit ends with this; the cut falls after a word when the title still fills all
+# but TITLE_WORD_SLACK columns (a fifth of a narrower title column), else mid-word: most of a
+# long word reads better than a gap.
+ELLIPSIS = "…"
+TITLE_WORD_SLACK = 6
+
+# An empty list's line when the app has not said anything better.
+EMPTY_HINT = "No papers here."
 
 # Rows are fetched in pages of this many: one `SELECT ... WHERE rowid IN (...)` each, well
 # under a millisecond; a screen is ~45 rows, so the viewport plus a page of margin either side
@@ -94,7 +104,11 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--listed",
         "paper-list--warning",
     }
+    # Never scrolled sideways: every line is drawn to the list's width. Without this a resize
+    # that narrowed the list (the panel shown) left a horizontal scrollbar from the old
+    # virtual width, which took a row and cropped titles before their "…".
     DEFAULT_CSS = """
+    PaperList { overflow-x: hidden; }
     PaperList > .paper-list--cursor { background: $accent 40%; text-style: bold; }
     PaperList:focus > .paper-list--cursor { background: $accent; color: $text; }
     PaperList > .paper-list--dim { color: $text-muted; }
@@ -141,6 +155,8 @@ class PaperList(ScrollView, can_focus=True):
         self._highlight_owed = False
         self._announced: ListRow | None = None
         self._render_cached = lru_cache(maxsize=512)(self._render_row)
+        # What an empty list says on its first line (the app words it for the view and search).
+        self.empty_hint = EMPTY_HINT
 
     # ---- data ---------------------------------------------------------------------------
 
@@ -165,7 +181,7 @@ class PaperList(ScrollView, can_focus=True):
             for page in range(-(-start // PAGE_ROWS), end // PAGE_ROWS + 1)
             if page * PAGE_ROWS >= start and min((page + 1) * PAGE_ROWS, len(rowids)) <= end
         }
-        self.virtual_size = Size(self.size.width, len(self.rowids))
+        self.virtual_size = Size(self.line_width, len(self.rowids))
         self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
         self.refresh()
 
@@ -318,10 +334,17 @@ class PaperList(ScrollView, can_focus=True):
         super().notify_style_update()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self.rowids))
+        self.virtual_size = Size(self.line_width, len(self.rowids))
         self._render_cached.cache_clear()
 
     # ---- drawing ------------------------------------------------------------------------
+
+    @property
+    def line_width(self) -> int:
+        """The columns a line has: the list's width less its scrollbar. Drawn to the full
+        width, a long list's lines lost their last two columns under the scrollbar, and a cut
+        title its "…" with them."""
+        return self.scrollable_content_region.width
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Once per frame: fetch what the viewport (and its margin) will need next.
@@ -330,7 +353,9 @@ class PaperList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index = y + int(self.scroll_offset.y)
-        width = self.size.width
+        width = self.line_width
+        if not self.rowids and index == 0 and width > 0:
+            return self._empty_line(width)
         if index >= len(self.rowids) or width <= 0:
             return Strip.blank(width, self.rich_style)
         row = self._rows.get(self.rowids[index])
@@ -338,6 +363,14 @@ class PaperList(ScrollView, can_focus=True):
         if row is None:
             return self._placeholder(width, is_cursor)
         return self._render_cached(row, width, is_cursor, self.has_focus)
+
+    def _empty_line(self, width: int) -> Strip:
+        """The one line an empty list shows: why it is empty and what to do about it."""
+        base = self.rich_style
+        hint = fit_title(f" {self.empty_hint}", width)
+        return Strip([Segment(hint, base + self._text_style("paper-list--dim"))]).crop_extend(
+            0, width, base
+        )
 
     def _placeholder(self, width: int, is_cursor: bool) -> Strip:
         base = self.rich_style
@@ -366,8 +399,8 @@ class PaperList(ScrollView, can_focus=True):
         if width >= DATE_COLUMN_FROM:
             segments.append(_date_segment(row, dim, self._listed_style(base)))
         segments.append(Segment(f"{votes}▲ ", dim))
-        title = printable(row.title)
-        segments.append(Segment(title, base))
+        used = sum(segment.cell_length for segment in segments)
+        segments.append(Segment(fit_title(printable(row.title), width - used), base))
         strip = Strip(segments).crop_extend(0, width, base)
         if is_cursor:
             cursor_style: Style = self.get_component_rich_style("paper-list--cursor")
@@ -384,6 +417,36 @@ class PaperList(ScrollView, can_focus=True):
         full = self.get_component_rich_style(component)
         partial = self.get_component_rich_style(component, partial=True)
         return Style(color=full.color) + partial.without_color
+
+
+def empty_hint(search: str, *, whole_library: bool, everywhere_key: str) -> str:
+    """What an empty list says: that the view is empty, or that the search found nothing in
+    it (and, outside "All papers", the key that searches the whole library)."""
+    words = " ".join(printable(search).split())
+    if not words:
+        return EMPTY_HINT
+    if whole_library:
+        return f"No paper matches '{words}'."
+    return f"No paper matches '{words}' here — {everywhere_key} searches everywhere."
+
+
+def fit_title(title: str, cells: int) -> str:
+    """`title` in at most `cells` terminal cells: whole when it fits, else cut (after a word
+    when that is close to the edge) and ended with "…", so a cut title never passes for a
+    whole one. Counts cells, not characters (wide CJK characters take two)."""
+    if cells <= 0:
+        return ""
+    if cell_len(title) <= cells:
+        return title
+    head = set_cell_size(title, cells - 1).rstrip()
+    # set_cell_size pads a wide character that does not fit with a space: stripped above.
+    space = head.rfind(" ")
+    if space > 0:
+        after_word = head[:space].rstrip(" ,;:-–—")
+        # A narrow list cannot spare a whole word's gap: at most a fifth of its width.
+        if cell_len(after_word) + 1 >= cells - min(TITLE_WORD_SLACK, cells // 5):
+            head = after_word
+    return head + ELLIPSIS
 
 
 def _date_segment(row: ListRow, dim: Style, listed: Style) -> Segment:

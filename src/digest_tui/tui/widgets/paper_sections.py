@@ -76,9 +76,22 @@ def _heading(text: str, ctx: RenderContext) -> Text:
     return Text(text, style=ctx.styles.heading)
 
 
+def _date_words(paper: PaperView) -> str:
+    """When the paper is from: its publication date, else the date of the digest that listed
+    it (what the list shows and sorts it by), worded so it does not pass for a publication
+    date."""
+    if paper.published:
+        return f"published {paper.published}"
+    if paper.listed and paper.digests:
+        return f"listed {paper.listed[:10]} in the Daily Papers digest"
+    if paper.listed:
+        return f"first seen {paper.listed[:10]}"
+    return "published unknown"
+
+
 def header(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
     muted = ctx.styles.muted
-    parts = [f"published {paper.published or 'unknown'}"]
+    parts = [_date_words(paper)]
     if paper.upvotes is not None:
         parts.append(f"{paper.upvotes} upvotes")
     if paper.organization_name:
@@ -87,9 +100,13 @@ def header(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
         parts.append(f"{paper.authors_count} authors")
     if paper.withdrawn:
         parts.append("WITHDRAWN")
+    line = Text(" · ".join(parts), style=muted)
+    if not paper.published and paper.listed:
+        # Fainter still, as the list draws it: a listing date, not a publication date.
+        line.stylize(Style(italic=True, dim=True), 0, len(parts[0]))
     return [
         Text(printable(paper.title), style=ctx.styles.title),
-        Text(" · ".join(parts), style=muted),
+        line,
         Text(f"id {printable(paper.id)}", style=muted),
     ]
 
