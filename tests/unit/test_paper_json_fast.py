@@ -99,3 +99,28 @@ def test_the_cli_prints_what_the_views_give(home, capsys):
     library.close()
     assert main(["papers", "--format", "jsonl"]) == 0
     assert capsys.readouterr().out == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["plain ascii", "del \x7f here", "esc \x1b[31m bel \x07", "bidi \u202e zw \u200b", "é ü —"],
+)
+def test_jsonl_lines_escape_unsafe_characters_as_before(value):
+    import json
+
+    from digest_tui.textsafe import escape_unsafe_in_json
+
+    obj = {"title": value, "tags": [value], "n": 1}
+    assert dumps_json(obj) == escape_unsafe_in_json(json.dumps(obj, ensure_ascii=False))
+    assert "\x7f" not in dumps_json(obj) and "\u202e" not in dumps_json(obj)
+
+
+def test_chunks_of_a_cursor_and_of_a_list_are_the_same(home):
+    library = open_library(AppContext())
+    import_files(library, sorted(DIGESTS.glob("*.txt")))
+    listed = [tuple(r) for r in library.conn.execute("SELECT rowid, id FROM papers")]
+    by_cursor = paper_batch.chunked(library.conn.execute("SELECT rowid, id FROM papers"), 7)
+    by_list = paper_batch.chunked(iter(listed), 7)
+    assert [[tuple(r) for r in c] for c in by_cursor] == [list(c) for c in by_list]
+    assert len(listed) > 14
+    library.close()
