@@ -355,20 +355,36 @@ def paper_json(
     papers): no frozen view, no freeze/thaw round trip of the hardware mapping. Same keys in the
     same order with the same values; tests/unit/test_paper_json_fast.py compares both on every
     fixture paper and a synthetic library. A change to the contract goes in both places."""
-    hardware = json.loads(row["hardware"]) if row["hardware"] else None
+    # The eight JSON columns (all written by the store) parsed in one call, not eight.
+    topics, evidence, repos, links, authors, keywords, categories, hardware = json.loads(
+        "["
+        + ",".join(
+            (
+                row["topics"],
+                row["topic_evidence"],
+                row["repos"],
+                row["links"],
+                row["authors"],
+                row["keywords"],
+                row["categories"],
+                row["hardware"] or "null",
+            )
+        )
+        + "]"
+    )
     out: dict[str, Any] = {
         "id": row["id"],
         "title": row["title"],
         "abstract": row["abstract"],
         "published": row["published"],
         "upvotes": row["upvotes"],
-        "topics": json.loads(row["topics"]),
+        "topics": topics,
         "topic_evidence": {
             topic: [
                 {"phrase": m["phrase"], "field": m["field"], "start": m["start"], "end": m["end"]}
                 for m in matches
             ]
-            for topic, matches in json.loads(row["topic_evidence"]).items()
+            for topic, matches in evidence.items()
         },
         "repos": [
             {
@@ -383,20 +399,20 @@ def paper_json(
                 "notes": repo.get("notes"),
                 "stars": repo.get("stars"),
             }
-            for repo in json.loads(row["repos"])
+            for repo in repos
         ],
         "hardware": hardware,
         "bookmarked": state["bookmarked"],
         "tags": list(state["tags"]),
         "read": state["read"],
         "arxiv_id": row["arxiv_id"],
-        "links": [_link_json(link) for link in json.loads(row["links"])],
+        "links": [_link_json(link) for link in links],
         "authors_count": row["authors_count"],
-        "authors": json.loads(row["authors"]),
+        "authors": authors,
         "organization": row["organization"],
         "organization_name": row["organization_name"],
-        "keywords": json.loads(row["keywords"]),
-        "categories": json.loads(row["categories"]),
+        "keywords": keywords,
+        "categories": categories,
         "project_page": row["project_page"],
         "withdrawn": bool(row["withdrawn"]),
         "digests": list(digests),
