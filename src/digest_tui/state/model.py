@@ -101,13 +101,14 @@ class Op:
         device, counter = match.group(1), int(match.group(2))
         if data.get("device") != device or data.get("counter") != counter:
             raise OpFormatError(f"{where}: device/counter do not match op_id")
-        hlc = data.get("hlc")
-        canonical = _CANONICAL_STAMP.fullmatch(hlc) if isinstance(hlc, str) else None
+        raw_hlc = data.get("hlc")
+        canonical = _CANONICAL_STAMP.fullmatch(raw_hlc) if isinstance(raw_hlc, str) else None
         if canonical is not None:
+            hlc: str = canonical.group(0)  # the whole text: fullmatch
             stamp_device = canonical.group(1)
         else:
             try:
-                stamp = Stamp.decode(hlc)  # type: ignore[arg-type]
+                stamp = Stamp.decode(raw_hlc)  # type: ignore[arg-type]
             except ClockError as exc:
                 raise OpFormatError(f"{where}: {exc}") from exc
             hlc, stamp_device = stamp.encode(), stamp.device

@@ -98,8 +98,8 @@ def chunked(rows: Iterable[sqlite3.Row], size: int | None = None) -> Iterator[li
     if fetchmany is not None:
         # A cursor: a chunk per call, not a Python-level __next__ per row (the library's
         # cursor class wraps each fetch to name the file on errors: ~10 us a row at 100k).
-        while chunk := fetchmany(size):
-            yield chunk
+        while batch := fetchmany(size):
+            yield batch
         return
     chunk: list[sqlite3.Row] = []
     for row in rows:
