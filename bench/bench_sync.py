@@ -134,14 +134,18 @@ def publish(remote: Remote, device: str, ops: list[Op], per_segment: int) -> int
 # tracemalloc hooks every allocation and roughly doubled the merge's time: the peak heap is
 # only traced with --heap (and the times of such a run are not the merge speed).
 TRACE_HEAP = False
+PROFILE = False
+LAST_CPU_S = 0.0  # CPU time of the last timed_sync: steadier than wall time on a busy machine
 
 
 def timed_sync(engine: SyncEngine, **options) -> tuple[float, float, float, object]:  # type: ignore[no-untyped-def]
     if TRACE_HEAP:
         tracemalloc.start()
-    begun = time.perf_counter()
+    begun, cpu_begun = time.perf_counter(), time.process_time()
     report = engine.sync(**options)
     seconds = time.perf_counter() - begun
+    global LAST_CPU_S
+    LAST_CPU_S = time.process_time() - cpu_begun
     peak = float("nan")
     if TRACE_HEAP:
         _current, peak = tracemalloc.get_traced_memory()
@@ -177,7 +181,18 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
     init_remote(library, str(folder), remote=remote)
     rss_before = current_rss_mb()
     engine = SyncEngine(library, remote)
+    if PROFILE:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     seconds, heap, rss, report = timed_sync(engine)
+    if PROFILE:
+        profiler.disable()
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        stats.sort_stats("tottime").print_stats(30)
+        stats.sort_stats("cumulative").print_stats(40)
     assert report.applied == total, report  # type: ignore[attr-defined]
     result["merge_folder"] = {
         "devices": args.devices,
@@ -189,7 +204,9 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
         "rss_after_mb": rss,
         "peak_rss_mb": peak_rss_mb(),
         "requests": report.requests,  # type: ignore[attr-defined]
+        "cpu_s": round(LAST_CPU_S, 2),
     }
+    print(f"  merge (folder): {seconds:.2f} s wall, {LAST_CPU_S:.2f} s CPU", file=sys.stderr)
     rows.append(
         [
             "merge (folder)",
@@ -225,6 +242,8 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
         ["then nothing new (folder)", 0, f"{seconds:.4f}", "", f"{heap:.1f}", report.requests]
     )  # type: ignore[attr-defined]
     library.conn.close()
+    if args.merge_only:
+        return rows
 
     from tests.support.webdav_server import PASSWORD, USER, serve_webdav
 
@@ -325,9 +344,16 @@ def main() -> int:
     parser.add_argument(
         "--heap", action="store_true", help="trace the peak Python heap (slows every sync ~2x)"
     )
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the folder merge (stderr; slower)"
+    )
+    parser.add_argument(
+        "--merge-only", action="store_true", help="only the folder merge, no WebDAV or requests"
+    )
     args = parser.parse_args()
-    global TRACE_HEAP
+    global TRACE_HEAP, PROFILE
     TRACE_HEAP = args.heap
+    PROFILE = args.profile
     rng = random.Random(args.seed)
     result: dict = {
         "devices": args.devices,
@@ -338,7 +364,7 @@ def main() -> int:
     }
     with tempfile.TemporaryDirectory(prefix="bench-sync-") as tmp:
         merge_rows = merge(args, Path(tmp), rng, result)
-        request_rows = request_counts(Path(tmp), result)
+        request_rows = [] if args.merge_only else request_counts(Path(tmp), result)
     print(
         f"\n{args.devices} devices x {args.ops} ops on {args.papers} papers, "
         f"{args.segment_ops} ops per segment; remote: {result['remote']}\n"

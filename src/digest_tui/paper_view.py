@@ -346,6 +346,109 @@ def paper_view(
     )
 
 
+def paper_json(
+    library: Library,
+    row: sqlite3.Row,
+    machines: Sequence[Machine] = (),
+    *,
+    state: Mapping[str, Any],
+    digests: Sequence[str],
+) -> dict[str, Any]:
+    """Exactly `paper_view(library, row, machines, state=..., digests=...).to_json()`, built
+    straight from the row's JSON columns for bulk output (`papers --format jsonl` of 100,000
+    papers): no frozen view, no freeze/thaw round trip of the hardware mapping. Same keys in the
+    same order with the same values; tests/unit/test_paper_json_fast.py compares both on every
+    fixture paper and a synthetic library. A change to the contract goes in both places."""
+    # The eight JSON columns (all written by the store) parsed in one call, not eight.
+    topics, evidence, repos, links, authors, keywords, categories, hardware = json.loads(
+        "["
+        + ",".join(
+            (
+                row["topics"],
+                row["topic_evidence"],
+                row["repos"],
+                row["links"],
+                row["authors"],
+                row["keywords"],
+                row["categories"],
+                row["hardware"] or "null",
+            )
+        )
+        + "]"
+    )
+    out: dict[str, Any] = {
+        "id": row["id"],
+        "title": row["title"],
+        "abstract": row["abstract"],
+        "published": row["published"],
+        "upvotes": row["upvotes"],
+        "topics": topics,
+        "topic_evidence": {
+            topic: [
+                {"phrase": m["phrase"], "field": m["field"], "start": m["start"], "end": m["end"]}
+                for m in matches
+            ]
+            for topic, matches in evidence.items()
+        },
+        "repos": [
+            {
+                "url": repo["url"],
+                "host": repo["host"],
+                "owner": repo.get("owner"),
+                "name": repo.get("name"),
+                "path": repo.get("path"),
+                "kind": repo.get("kind", "official"),
+                "source": repo.get("source", "abstract"),
+                "framework": repo.get("framework"),
+                "notes": repo.get("notes"),
+                "stars": repo.get("stars"),
+            }
+            for repo in repos
+        ],
+        "hardware": hardware,
+        "bookmarked": state["bookmarked"],
+        "tags": list(state["tags"]),
+        "read": state["read"],
+        "arxiv_id": row["arxiv_id"],
+        "links": [_link_json(link) for link in links],
+        "authors_count": row["authors_count"],
+        "authors": authors,
+        "organization": row["organization"],
+        "organization_name": row["organization_name"],
+        "keywords": keywords,
+        "categories": categories,
+        "project_page": row["project_page"],
+        "withdrawn": bool(row["withdrawn"]),
+        "digests": list(digests),
+        "source": row["source"],
+        "note": state.get("note"),
+        "note_conflicts": [
+            {
+                "version": c["version"],
+                "device": c["device"],
+                "created_at": c["created_at"],
+                "text": c["text"],
+            }
+            for c in state.get("note_conflicts", [])
+        ],
+        "lists": list(state.get("lists", [])),
+    }
+    if machines and hardware is not None and library.enricher is not None:
+        fits = machine_fit(hardware, machines, library.enricher.hardware_catalog)
+        out["machine_fit"] = [fit.to_json() for fit in fits]
+    return out
+
+
+def _link_json(link: Mapping[str, Any]) -> dict[str, Any]:
+    """`LinkRef.from_json(link).to_json()`: the optional parts only when set."""
+    out: dict[str, Any] = {"url": link["url"], "host": link["host"], "kind": link["kind"]}
+    for key in ("owner", "name", "path"):
+        value = link.get(key)
+        if value is not None:
+            out[key] = value
+    return out
+
+
 def machine_fit(
     hardware: Mapping[str, Any], machines: Sequence[Machine], catalog: Any
 ) -> list[MachineFit]:

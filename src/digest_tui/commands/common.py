@@ -72,7 +72,18 @@ def dumps_json(obj: Any, indent: int | None = None) -> str:
     """JSON text of `obj`, UTF-8 kept readable, but with control and invisible characters
     (C1 CSI, bidi overrides, zero-width...) as `\\uXXXX` escapes: the same value when parsed,
     and nothing a terminal would act on when the output is shown."""
+    if indent is None:  # jsonl: one encoder for every line, not one built per json.dumps
+        text = _COMPACT.encode(obj)
+        # json.dumps already escapes C0 controls, so in ASCII text only DEL can be unsafe;
+        # `isascii` is a flag check, sparing most lines the regex scan (~20 us per paper).
+        if text.isascii() and "\x7f" not in text:
+            return text
+        return escape_unsafe_in_json(text)
     return escape_unsafe_in_json(json.dumps(obj, ensure_ascii=False, indent=indent))
+
+
+# What json.dumps(obj, ensure_ascii=False) builds on every call.
+_COMPACT = json.JSONEncoder(ensure_ascii=False)
 
 
 def write_json(obj: Any, out: TextIO | None = None) -> None:

@@ -179,7 +179,7 @@ def paper_objects(
     Rows are read from the cursor a chunk at a time and each chunk's user state and digests
     in a handful of queries (store/paper_batch.py), not four or more queries per paper: a
     100,000-paper jsonl dump starts printing at once and never holds every row in memory."""
-    from digest_tui.paper_view import paper_view
+    from digest_tui.paper_view import paper_json
     from digest_tui.store import paper_batch
     from digest_tui.store.query import build_select
 
@@ -189,8 +189,9 @@ def paper_objects(
         states = paper_batch.user_states(library.conn, rowids)
         digests = paper_batch.digests_of(library.conn, rowids)
         for row, rowid in zip(chunk, rowids, strict=True):
-            view = paper_view(library, row, machines, state=states[rowid], digests=digests[rowid])
-            yield view.to_json()
+            # The contract's dict straight from the row (paper_view.paper_json): the same
+            # object as PaperView.to_json without building and thawing a frozen view.
+            yield paper_json(library, row, machines, state=states[rowid], digests=digests[rowid])
 
 
 def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:

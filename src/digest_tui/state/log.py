@@ -21,7 +21,8 @@ from typing import Any
 
 from digest_tui.errors import OpsError
 from digest_tui.state.clock import HybridClock, Stamp, check_device_id, system_wall_ms
-from digest_tui.state.materialise import Affected, recompute
+from digest_tui.state.derive import OpRow
+from digest_tui.state.materialise import Affected, Arrived, recompute
 from digest_tui.state.model import Op, PaperRef, PaperRow, canonical_json, check_payload
 from digest_tui.state.refs import resolve_ref
 from digest_tui.store.db import transaction
@@ -205,6 +206,8 @@ def _apply(
     known = _stored_identities(conn, [op.op_id for op in batch])
     rowids: dict[PaperRef, int | None] = {}
     rows: list[tuple[Any, ...]] = []
+    # The new paper ops as derive reads them, so recompute does not read them back (Arrived).
+    fresh: dict[int, list[OpRow]] = {}
     for op in batch:
         existing = known.get(op.op_id)
         identity = _identity(op)
@@ -233,14 +236,19 @@ def _apply(
         if op.paper is not None and rowid is None:
             report.pending += 1
         affected.add(op, rowid)
+        if rowid is not None and op.list_id is None:
+            fresh.setdefault(rowid, []).append(
+                (op.op_id, op.device, op.hlc, op.kind, op.payload, op.created_at, rowid)
+            )
         # Stamps are fixed-width text that sorts as the stamps do (state/clock.py): the
         # newest is found by comparing text, and decoded once.
         if newest is None or op.hlc > newest:
             newest = op.hlc
+    stored_upto = conn.execute("SELECT coalesce(max(seq), 0) FROM ops").fetchone()[0]
     conn.executemany(_INSERT, rows)
     if newest is not None:
         clock.receive(Stamp.decode(newest))
-    recompute(conn, affected)
+    recompute(conn, affected, Arrived(fresh, int(stored_upto)))
     _save_clock(conn, clock, last_seq)
     report.papers, report.lists = affected.papers, affected.lists
     return report

@@ -94,6 +94,13 @@ def digests_of(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, lis
 def chunked(rows: Iterable[sqlite3.Row], size: int | None = None) -> Iterator[list[sqlite3.Row]]:
     """Rows in lists of `size` (default CHUNK), read lazily (a cursor is never fetched whole)."""
     size = size or CHUNK
+    fetchmany = getattr(rows, "fetchmany", None)
+    if fetchmany is not None:
+        # A cursor: a chunk per call, not a Python-level __next__ per row (the library's
+        # cursor class wraps each fetch to name the file on errors: ~10 us a row at 100k).
+        while batch := fetchmany(size):
+            yield batch
+        return
     chunk: list[sqlite3.Row] = []
     for row in rows:
         chunk.append(row)
