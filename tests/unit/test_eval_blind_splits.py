@@ -1,0 +1,183 @@
+"""The blind test splits after the first (fixtures/eval/*_test2/3/4.yaml): unseen papers.
+
+For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
+the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
+and by the wording of the abstract: the same work under another title is still the same paper),
+no two of its own papers are one work, and its two label files describe the same papers. No
+accuracy floor: a split measures the rules, it is not a target to tune them against. The first
+test split has its own module (tests/unit/test_eval_split.py), with the bench's `all` choice.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from digest_tui.enrich.hardware.catalog import load_hardware_catalog
+from digest_tui.enrich.topics.taxonomy import load_taxonomy
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))  # bench/evaluation: the evaluation code lives beside the scripts
+
+from evaluation import hardware_eval, topic_eval  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+EVAL = ROOT / "fixtures" / "eval"
+ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}$")
+# Unrelated abstracts share well under 10% of their word triples (the most seen, 8.2%); the same
+# work rewritten for another venue shares 14% or more.
+SAME_WORK = 0.10
+
+
+@dataclass(frozen=True)
+class Split:
+    name: str  # "test2": fixtures/eval/topics_test2.yaml and hardware_test2.yaml
+    papers: int  # at least this many
+    required: dict[str, int]  # at least this many papers requiring each topic
+    other: int  # at least this many near misses (no required topic)
+    earlier: tuple[str, ...]  # the test splits labelled before it
+    # Blind: the labels are only parsed (a bench run measures the split once); the others have
+    # been measured, and the evaluation itself is run here as a check of the label files.
+    blind: bool = False
+
+    @property
+    def topics(self) -> Path:
+        return EVAL / f"topics_{self.name}.yaml"
+
+    @property
+    def hardware(self) -> Path:
+        return EVAL / f"hardware_{self.name}.yaml"
+
+
+SPLITS = [
+    Split("test2", 60, {"kernels": 20, "training-parallelism": 15, "moe": 10, "serving": 10}, 5,
+          ("test",)),
+    Split("test3", 60, {"kernels": 15, "training-parallelism": 15, "moe": 10, "serving": 15}, 8,
+          ("test", "test2")),
+    Split("test4", 50, {"kernels": 8, "training-parallelism": 10, "moe": 5, "serving": 12}, 8,
+          ("test", "test2", "test3"), blind=True),
+]  # fmt: skip
+by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
+
+
+def _norm(title: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", title.lower())
+
+
+def _raw(path: Path) -> list[dict[str, object]]:
+    papers = yaml.safe_load(path.read_text(encoding="utf-8"))["papers"]
+    assert isinstance(papers, list)
+    return papers
+
+
+def _trigrams(text: str) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {tuple(words[i : i + 3]) for i in range(len(words) - 2)}
+
+
+@by_name
+def test_split_parses_with_the_mix_it_was_built_for(split: Split) -> None:
+    labels = topic_eval.load_labels(split.topics)
+    assert len(labels) >= split.papers
+    assert [label.title for label in labels] == list(topic_eval.read_split_papers(split.topics))
+    required = Counter(topic for label in labels for topic in label.required)
+    for topic, least in split.required.items():
+        assert required[topic] >= least, topic
+    assert sum(1 for label in labels if not label.required) >= split.other
+
+
+@by_name
+def test_every_paper_has_text_a_reason_and_a_note(split: Split) -> None:
+    for paper in _raw(split.topics):
+        title = paper["title"]
+        if "arxiv_id" in paper:
+            assert ARXIV_ID.match(str(paper["arxiv_id"])), title
+        assert len(str(paper.get("abstract") or "").split()) >= 40, title
+        assert str(paper.get("reason") or "").strip(), title
+    for paper in _raw(split.hardware):
+        assert str(paper.get("note") or "").strip(), paper["title"]
+
+
+@by_name
+def test_no_paper_is_in_another_split_under_any_title_or_id(split: Split) -> None:
+    earlier = [EVAL / f"topics_{name}.yaml" for name in split.earlier]
+    # The development split (topics.yaml) is the digests' papers, read from the digests.
+    others = dict(topic_eval.read_digest_papers((ROOT / "fixtures" / "digests").glob("*.txt")))
+    for path in earlier:
+        others.update(topic_eval.read_split_papers(path))
+    other_titles = {_norm(title) for title in others}
+    other_text = [_trigrams(p.abstract) for p in others.values()]
+    mine = topic_eval.read_split_papers(split.topics)
+    assert len({_norm(t) for t in mine}) == len(mine)
+    assert not {_norm(t) for t in mine} & other_titles
+    for title, paper in mine.items():
+        grams = _trigrams(paper.abstract)
+        shared = max(len(grams & other) / len(grams) for other in other_text if other)
+        assert shared < SAME_WORK, title
+    ids = [str(paper["arxiv_id"]) for paper in _raw(split.topics) if "arxiv_id" in paper]
+    earlier_ids = {
+        str(paper["arxiv_id"])
+        for path in [EVAL / "topics.yaml", *earlier]
+        for paper in _raw(path)
+        if "arxiv_id" in paper
+    }
+    assert len(set(ids)) == len(ids)
+    assert not set(ids) & earlier_ids
+
+
+@by_name
+def test_no_two_papers_of_the_split_are_one_work(split: Split) -> None:
+    papers = topic_eval.read_split_papers(split.topics)
+    grams = [(title, _trigrams(paper.abstract)) for title, paper in papers.items()]
+    for i, (title, mine) in enumerate(grams):
+        for other_title, other in grams[i + 1 :]:
+            shared = len(mine & other) / min(len(mine), len(other))
+            assert shared < SAME_WORK, (title, other_title)
+
+
+@by_name
+def test_both_label_files_describe_the_same_papers_with_the_same_text(split: Split) -> None:
+    key = ("title", "arxiv_id", "abstract")
+    assert [tuple(p.get(k) for k in key) for p in _raw(split.topics)] == [
+        tuple(p.get(k) for k in key) for p in _raw(split.hardware)
+    ]
+
+
+@by_name
+def test_labels_name_only_known_topics_and_catalog_devices(split: Split) -> None:
+    taxonomy = load_taxonomy()
+    labels = topic_eval.load_labels(split.topics)
+    for label in labels:
+        assert (label.required | label.allowed) <= set(taxonomy.ids), label.title
+    catalog = load_hardware_catalog()
+    hw_labels = hardware_eval.load_labels(split.hardware)
+    assert len(hw_labels) == len(labels)
+    known = {device.id for device in catalog.devices}
+    for label in hw_labels:
+        assert set(label.devices) <= known, label.title
+    if split.blind:
+        return  # measured by the bench, once: never run the rules on it here
+    report = topic_eval.evaluate(taxonomy, labels, topic_eval.read_split_papers(split.topics))
+    assert len(report.outcomes) == len(labels)
+    hw = hardware_eval.evaluate(catalog, hw_labels, hardware_eval.read_split_papers(split.hardware))
+    assert len(hw.outcomes) == len(labels)
+
+
+@by_name
+def test_the_bench_scripts_measure_the_split_by_name_and_under_all(split: Split) -> None:
+    # Checked without running them: measuring a split is the bench's job.
+    import eval_hardware  # bench scripts, importable from BENCH
+    import eval_topics
+
+    constant = f"{split.name.upper()}_SPLIT"  # TEST4_SPLIT: the file the script reads
+    for script, path in ((eval_topics, split.topics), (eval_hardware, split.hardware)):
+        assert script.SPLIT_CHOICES[split.name] == (split.name,)
+        assert split.name in script.SPLIT_CHOICES["all"]
+        assert getattr(script, constant) == path
+    assert eval_topics.SPLIT_NAMES[split.name] == eval_hardware.SPLIT_NAMES[split.name]
