@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from collections import deque
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -27,6 +26,7 @@ from digest_tui.service import open_library
 from digest_tui.sources.hf_artifacts import cached_hub_artifacts, fetch_artifacts
 from digest_tui.sources.hf_cache import ResponseCache
 from digest_tui.sources.hf_client import HfClient
+from tests.support.loopback import serve_answers
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "hf_artifacts"
 FLASHMOE = "2506.04667"
@@ -44,14 +44,16 @@ class FakeHub:
     url: str = ""
     requests: list[tuple[str, dict[str, str], dict[str, str]]] = field(default_factory=list)
     queued: dict[str, deque[Reply]] = field(default_factory=dict)
-    server: ThreadingHTTPServer | None = None
+    server: ExitStack = field(default_factory=ExitStack)
 
     def stop(self) -> None:
         """Stop listening: from now on a connection is refused, as for a host that is down."""
-        if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
-            self.server = None
+        self.server.close()
+
+    def serve(self, path: str, query: str, headers: dict[str, str]) -> Reply:
+        params = {k: v[0] for k, v in parse_qs(query).items()}
+        self.requests.append((path, params, headers))
+        return self.answer(path, params, headers)
 
     def queue(self, path: str, *replies: Reply) -> None:
         self.queued.setdefault(path, deque()).extend(replies)
@@ -74,29 +76,7 @@ class FakeHub:
 @pytest.fixture
 def hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
     fake = FakeHub()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            parts = urlsplit(self.path)
-            params = {k: v[0] for k, v in parse_qs(parts.query).items()}
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            fake.requests.append((parts.path, params, headers))
-            reply = fake.answer(parts.path, params, headers)
-            self.send_response(reply.status)
-            for name, value in reply.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            self.wfile.write(reply.body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_port}"
-    fake.server = server
+    fake.url = fake.server.enter_context(serve_answers(fake.serve))
     monkeypatch.setenv("HF_ENDPOINT", fake.url)
     try:
         yield fake

@@ -19,9 +19,10 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
+
+from tests.support.loopback import serve_answers
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "arxiv"
 ATOM = "http://www.w3.org/2005/Atom"
@@ -141,30 +142,6 @@ class FakeArxiv:
 @contextmanager
 def serve_arxiv(fake: FakeArxiv | None = None) -> Iterator[FakeArxiv]:
     fake = fake or FakeArxiv()
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self) -> None:
-            parts = urlsplit(self.path)
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            canned = fake.answer(parts.path, parts.query, headers)
-            self.send_response(canned.status)
-            for name, value in canned.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(canned.body)))
-            self.end_headers()
-            self.wfile.write(canned.body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    fake.url = f"http://127.0.0.1:{server.server_port}"
-    try:
+    with serve_answers(fake.answer, http11=True) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()
