@@ -194,16 +194,18 @@ class LibraryService:
 
     def unread_ids(self, rowids: Sequence[int]) -> list[str]:
         """The ids of the papers among `rowids` not marked read, in list order (for `A`)."""
-        read = self.read_rowids()
-        wanted = [rowid for rowid in rowids if rowid not in read]
+        ids: dict[int, str] = {}
         with self._list_reader() as library:
-            ids: dict[int, str] = {}
-            for begin in range(0, len(wanted), 500):
-                chunk = wanted[begin : begin + 500]
+            for begin in range(0, len(rowids), 500):
+                chunk = list(rowids[begin : begin + 500])
                 marks = ",".join("?" * len(chunk))
-                sql = f"SELECT rowid, id FROM papers WHERE rowid IN ({marks})"
+                sql = (
+                    "SELECT p.rowid, p.id FROM papers p "
+                    "LEFT JOIN paper_state s ON s.paper_rowid = p.rowid "
+                    f"WHERE p.rowid IN ({marks}) AND coalesce(s.read, 0) = 0"
+                )
                 ids.update((int(r[0]), str(r[1])) for r in library.conn.execute(sql, chunk))
-        return [ids[rowid] for rowid in wanted if rowid in ids]
+        return [ids[rowid] for rowid in rowids if rowid in ids]
 
     def rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
         """The list rows of these papers (the list fetches what scrolls into view)."""
