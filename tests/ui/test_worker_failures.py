@@ -76,3 +76,16 @@ async def test_a_bug_in_a_worker_shows_its_type_and_message_literally(home, monk
         await pilot.press("j")
         await settle(pilot)
         assert app.query_one("#panel").paper is not None
+
+
+async def test_a_worker_result_after_the_screens_are_gone_is_dropped(home) -> None:
+    """A worker posting while the app closes (its screens already popped) must not raise on
+    the missing main screen (seen once under load right after a start)."""
+    from digest_tui.tui import messages as msg
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+    assert not app.screen_stack
+    await app._on_message(msg.StatusChanged("late progress"))  # no IndexError
+    await app._on_message(msg.Notice("late notice", "information", None))
