@@ -163,9 +163,17 @@ def _bench(name: str) -> ModuleType:
     return module
 
 
+# Labelled blind and not yet measured: the bench measures them once, by hand; the suite never
+# runs the rules on them (tests/unit/test_eval_blind_splits.py checks `all` names them).
+UNMEASURED = ("test5",)
+
+
 @pytest.mark.parametrize("name", ["eval_topics", "eval_hardware"])
 def test_bench_reports_every_split(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert _bench(name).main(["--json", "--rounds", "0"]) == 0
+    bench = _bench(name)
+    assert set(UNMEASURED) <= set(bench.SPLIT_CHOICES["all"])
+    bench.SPLIT_CHOICES["all"] = tuple(s for s in bench.SPLIT_CHOICES["all"] if s not in UNMEASURED)
+    assert bench.main(["--json", "--rounds", "0"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data["splits"]) == {"dev", "test", "test2", "test3", "test4"}
     assert data["splits"]["test"]["papers"] == len(_raw(TOPICS_TEST))
