@@ -55,6 +55,8 @@ Confidence = Literal["high", "medium", "low"]
 _SCALE_RANK = {"unknown": 0, "single-device": 1, "single-node": 2, "multi-node": 3, "edge": 0}
 _ROLE_RANK = {"own": 0, "neutral": 1, "comparison": 2, "background": 3}
 _MAX_EVIDENCE = 8
+# Features that are number formats: they say what a paper computes in, not what it programs.
+_NUMBER_FORMATS = frozenset({"fp4", "fp6", "fp8", "bf16"})
 _GB = re.compile(r"(\d+(?:\.\d+)?)\s?G(?:B|iB)?\b", re.IGNORECASE)
 
 
@@ -287,6 +289,8 @@ _STUDY_ABSTRACT = (
             re.I,
         ),
     ),
+    # A cycle-accurate (cycle-level) simulator models a chip that is not on sale.
+    ("a hardware design", re.compile(r"\bcycle-(?:accurate|level) simulat\w+", re.I)),
     # A proposed chip or microarchitecture: measured in a simulator, not on a device to buy.
     (
         "a hardware design",
@@ -312,8 +316,18 @@ _STUDY_ABSTRACT = (
 # Results obtained on a simulated cluster rather than machines: "we develop a cluster
 # simulation platform", "trace-driven simulations", "employing the simulator".
 _SIMULATED = re.compile(
-    r"\bsimulation (?:platform|framework|environment|testbed)s?\b"
-    r"|\btrace-driven simulations?\b|\bsimulated (?:GPU )?clusters?\b",
+    r"\bsimulation (?:platform|framework|environment|testbed|toolchain|tool)s?\b"
+    r"|\btrace-driven simulations?\b|\bsimulated (?:GPU )?clusters?\b"
+    # hardware stood in for by an emulator: "a baseline PIM emulation system"
+    r"|\bemulation (?:system|platform|environment|framework)s?\b",
+    re.I,
+)
+
+# A study of traces a cluster recorded, or of what would have happened ("what-if analysis"):
+# the cluster is the subject, not a setup the reader reruns.
+_TRACE_STUDY = re.compile(
+    r"\bwhat-if analys[ie]s\b|\btraces? (?:collected|gathered|recorded) (?:from|on|in)\b"
+    r"|\b(?:\w+-)?(?:day|week|month|year) (?:\w+ )?traces?\b",
     re.I,
 )
 
@@ -330,6 +344,8 @@ def _simulated(abstract: str) -> str | None:
     head = abstract[:4000]
     if _SIMULATED.search(head) and not _REAL_RUN.search(head):
         return "a simulation study"
+    if _TRACE_STUDY.search(head):
+        return "a trace study"
     return None
 
 
@@ -666,6 +682,16 @@ class _Builder:
                 else:
                     target = self._ladder_setup(est.gib)
                 confidence = "medium"
+                if (
+                    target is not None
+                    and target.scale in ("single-device", "single-node")
+                    and size is not None
+                    and _beyond_one_node(self.facts, size)
+                ):
+                    # Pre-training a model on trillions of tokens: the memory would fit, the
+                    # compute needs more than a node for a month (see _beyond_one_node).
+                    target = _Setup("", None, "multi-node", "cue", [size.span])
+                    confidence = "low"
                 spread_scale, spread_spans = self._distributed_setting()
                 if target is not None and target.scale == "single-device" and spread_scale:
                     # A small model that would fit one GPU, trained or served in stages across
@@ -691,10 +717,20 @@ class _Builder:
                 # A kernel paper measures on one device; otherwise the count is not given. One
                 # that only generates or verifies code (correctness rates, no timing) ran no
                 # kernel on a device of its own.
+                # A floor from number formats alone ("MXFP4", "FP8"), no device, architecture
+                # or programming feature (TMA, wgmma) named: a numerics paper, unless it times
+                # something.
+                formats_only = device_hint is None and all(
+                    f in _NUMBER_FORMATS for f in self.floor_features
+                )
                 one = (
                     self.kernels
                     and self.facts.mode != "training"
-                    and (self.facts.measured or not self.facts.code_only)
+                    and (
+                        self.facts.measured
+                        if formats_only
+                        else (self.facts.measured or not self.facts.code_only)
+                    )
                 )
                 target = _Setup(
                     rep or "",
@@ -894,6 +930,19 @@ class _Builder:
                 count = est.devices_needed(alt.memory_gb)
             out.append({"devices": {alt_id: count}, "why": f"equivalent to {device.name}"})
         return out[:5]
+
+
+# One 8-GPU node for a month: 8 x 989 TFLOP/s (H100 bf16 dense) x 40 % utilisation x 30 days
+# = 8.2e21 FLOPs. Training costs about 6 x parameters x tokens FLOPs, so a run is more than a
+# node-month when parameters (B) x tokens (B) exceed 8.2e21 / 6 / 1e18 = 1370.
+_NODE_MONTH_PARAM_TOKENS_B2 = 1370.0
+
+
+def _beyond_one_node(facts: TextFacts, size: SizeMention) -> bool:
+    """Training `size` on the tokens the paper states takes more than a node-month."""
+    if facts.mode != "training" or facts.tokens_b is None:
+        return False
+    return size.total_b * facts.tokens_b > _NODE_MONTH_PARAM_TOKENS_B2
 
 
 def _count_total(count: CountMention, device: Device | None) -> int:
