@@ -341,6 +341,8 @@ _FILTER_KERNEL = Gated.compile(
     r"\bkernel sizes?\b|\bkernels? (?:with|of) (?:\w+ )?(?:size|stride)s?\b|\bstrides?\b",
     re.IGNORECASE,
 )
+# ...unless the word is a compute kernel's: "CUDA kernels", "our GPU kernel".
+_COMPUTE_KERNEL_BEFORE = re.compile(r"\b(?:CUDA|GPU|Triton|GEMM|fused|custom|our)[\s-]$", re.I)
 # Kernels that are the paper's own contribution: one such phrase makes a kernel paper.
 _OWN_KERNELS = Gated.compile(
     r"\b(?:co-designed|custom|fused|hand-?written|hand-?tuned|specialized|our) "
@@ -1161,7 +1163,11 @@ def extract(
     kernel_hits = sum(
         1
         for hit in _KERNEL_CUES.finditer(both, both_lowered)
-        if not (filter_sense and hit.group(0).lower().startswith("kernel"))
+        if not (
+            filter_sense
+            and hit.group(0).lower().startswith("kernel")
+            and not _COMPUTE_KERNEL_BEFORE.search(both, max(0, hit.start() - 12), hit.start())
+        )
     )
     facts.kernel_paper = (
         kernel_hits >= 2
