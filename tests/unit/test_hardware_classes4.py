@@ -263,3 +263,29 @@ def test_a_latex_times_glued_to_a_device_is_a_count(catalog):
     assert s.device_counts == {"h100": 4}
     s = suggest(catalog, r"We run on 8\timesA100 GPUs.")
     assert s.device_counts == {"a100": 8}
+
+
+def test_across_the_nodes_of_a_graph_is_not_machines(catalog):
+    s = suggest(
+        catalog, "Our layer passes messages across all nodes and across the nodes of each subgraph."
+    )
+    assert s.scale == "unknown", s.target
+
+
+def test_a_trace_replayed_on_a_counted_cluster_is_not_a_trace_study(catalog):
+    s = suggest(
+        catalog,
+        "We evaluate our scheduler with a month-long production trace replayed on 64 GPUs.",
+    )
+    assert "trace study" not in s.target
+    assert s.device_total == 64
+
+
+def test_a_trace_driving_a_physical_cluster_is_not_a_trace_study(catalog):
+    s = suggest(
+        catalog,
+        "Driven by a two-week trace, our scheduler runs on a physical GPU cluster and cuts "
+        "job completion time by 30%.",
+    )
+    assert "trace study" not in s.target
+    assert s.scale == "multi-node"

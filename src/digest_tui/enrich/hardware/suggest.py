@@ -235,7 +235,12 @@ def suggest_hardware(
     )
     suggestion = _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
     study = None if tested_on else _study_kind(title or "", abstract or "")
-    if study is None and not tested_on and suggestion.confidence == "low":
+    if (
+        study is None
+        and not tested_on
+        and suggestion.confidence == "low"
+        and suggestion.device_total is None
+    ):
         # Wording that says results come from a simulation platform counts only when the text
         # states no setup of its own (a count next to a device, a named device).
         study = _simulated(abstract or "")
@@ -339,12 +344,20 @@ _REAL_RUN = re.compile(
     re.I,
 )
 
+# ...unless the trace drives runs on machines of the paper's own (a production cluster is the
+# trace's source, so it does not count here).
+_TRACE_REPLAYED = re.compile(
+    r"\btestbeds?\b|\bprototype\b|\breplay\w*\b"
+    r"|\b(?:physical|real) (?:[\w-]+ ){0,2}(?:clusters?|machines|servers|GPUs|hardware)\b",
+    re.I,
+)
+
 
 def _simulated(abstract: str) -> str | None:
     head = abstract[:4000]
     if _SIMULATED.search(head) and not _REAL_RUN.search(head):
         return "a simulation study"
-    if _TRACE_STUDY.search(head):
+    if _TRACE_STUDY.search(head) and not _TRACE_REPLAYED.search(head):
         return "a trace study"
     return None
 

@@ -173,9 +173,12 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
     # "across all training nodes", "across the worker machines": the work spans machines.
     (
-        r"\bacross (?:(?:multiple|many|different|independent|all(?: the)?|the) )?"
-        r"(?:(?:training|worker|compute|computing|GPU|server) )?"
-        r"(?:nodes|clusters|data ?cent(?:er|re)s|machines|servers)\b",
+        # ("across the nodes" / "across all nodes" alone may be a graph's: a machine word is
+        # needed after "the" or "all")
+        r"\bacross (?:multiple |many |different |independent )?"
+        r"(?:nodes|clusters|data ?cent(?:er|re)s|machines|servers)\b"
+        r"|\bacross (?:all (?:the )?|the )(?:(?:training|worker|compute|computing|GPU|server) "
+        r"(?:nodes|machines|servers)|machines|servers|clusters|data ?cent(?:er|re)s)\b",
         "multi-node",
         True,
     ),
