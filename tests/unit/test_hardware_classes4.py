@@ -289,3 +289,22 @@ def test_a_trace_driving_a_physical_cluster_is_not_a_trace_study(catalog):
     )
     assert "trace study" not in s.target
     assert s.scale == "multi-node"
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Our runtime hides cross-node communication behind expert computation.",
+        "We train with multi-machine data parallelism over commodity Ethernet.",
+        "We study geo-distributed training over cheap spot capacity in three regions.",
+        "Placement avoids cross-region transfers of model shards.",
+    ],
+)
+def test_words_that_only_exist_across_machines_are_multi_node(catalog, abstract):
+    assert suggest(catalog, abstract).scale == "multi-node"
+
+
+def test_single_board_computers_are_edge(catalog):
+    s = suggest(catalog, "We benchmark small LLMs on single-board computers with NPUs.")
+    assert s.scale == "edge"
+    assert suggest(catalog, "Inference runs on an Orange Pi 5 board.").scale == "edge"

@@ -140,6 +140,7 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
     (r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b", "edge", True),
     (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
+    (r"\bsingle-board computers?\b|\bSBCs\b|\bOrange Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
     (r"\bedge (?:devices?|platforms?|GPUs?|hardware)\b|\bfor the edge\b", "edge", True),
@@ -171,6 +172,13 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
+    # Words that only exist for work spanning machines.
+    (
+        r"\bmulti-(?:machine|server|host)\b|\bcross-(?:node|machine|server|host|datacenter"
+        r"|data-?cent(?:er|re)|region)\b|\bgeo-?distributed\b",
+        "multi-node",
+        True,
+    ),
     # "across all training nodes", "across the worker machines": the work spans machines.
     (
         # ("across the nodes" / "across all nodes" alone may be a graph's: a machine word is
