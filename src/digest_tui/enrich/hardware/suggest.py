@@ -275,19 +275,24 @@ _STUDY_TITLE = (
         re.compile(r"\bfootprints?\b|\b(?:carbon|emissions?)\b|\bresource costs?\b", re.I),
     ),
 )
-_STUDY_ABSTRACT = (
+# Each abstract pattern comes with lower-case literals one of which any match contains: the
+# regex runs only when one is in the text (most abstracts have none, and these case-insensitive
+# patterns cost more than the rest of the study check).
+_STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "a survey",
+        ("survey", "review"),
         re.compile(
             r"\b(?:this|our|the present) (?:comprehensive |systematic )?(?:survey|review)\b"
             r"|\bwe (?:comprehensively |systematically )?(?:survey|review) (?:the|recent)\b",
             re.I,
         ),
     ),
-    ("a position paper", re.compile(r"\b(?:this|our) position paper\b", re.I)),
+    ("a position paper", ("position paper",), re.compile(r"\b(?:this|our) position paper\b", re.I)),
     # Results from simulation only: no machine of the paper's own to size.
     (
         "a simulation study",
+        ("simulation",),
         re.compile(
             r"\b(?:comprehensive |extensive )?simulation results (?:will )?(?:show|demonstrate)\b"
             r"|\bvalidated? (?:\w+ ){0,3}via (?:\w+-based )?(?:discrete-event )?simulation\b",
@@ -295,10 +300,19 @@ _STUDY_ABSTRACT = (
         ),
     ),
     # A cycle-accurate (cycle-level) simulator models a chip that is not on sale.
-    ("a hardware design", re.compile(r"\bcycle-(?:accurate|level) simulat\w+", re.I)),
+    ("a hardware design", ("cycle-",), re.compile(r"\bcycle-(?:accurate|level) simulat\w+", re.I)),
     # A proposed chip or microarchitecture: measured in a simulator, not on a device to buy.
     (
         "a hardware design",
+        (
+            "extensions",
+            "overhead",
+            "hardware design",
+            "microarchitecture",
+            "multiplier",
+            "accelerator",
+            "hardware architecture",
+        ),
         re.compile(
             r"\barchitectural extensions\b|\barea (?:and power )?overheads?\b"
             r"|\bhardware design\b|\bmicroarchitecture designed\b|\bmultiplier units?\b"
@@ -309,6 +323,7 @@ _STUDY_ABSTRACT = (
     ),
     (
         "a footprint study",
+        ("footprint", "impact", "cost"),
         re.compile(
             r"\bwe (?:estimate|quantify|measure|analy[sz]e|assess) the (?:\w+ )?"
             r"(?:carbon|energy|environmental|material|water) (?:footprint|impact|costs?)\b",
@@ -332,7 +347,7 @@ _SIMULATED = re.compile(
 # the cluster is the subject, not a setup the reader reruns.
 _TRACE_STUDY = re.compile(
     r"\bwhat-if analys[ie]s\b|\btraces? (?:collected|gathered|recorded) (?:from|on|in)\b"
-    r"|\b(?:\w+-)?(?:day|week|month|year) (?:\w+ )?traces?\b",
+    r"|(?:day|week|month|year) (?:\w+ )?traces?\b",
     re.I,
 )
 
@@ -355,9 +370,12 @@ _TRACE_REPLAYED = re.compile(
 
 def _simulated(abstract: str) -> str | None:
     head = abstract[:4000]
-    if _SIMULATED.search(head) and not _REAL_RUN.search(head):
+    lower = head.lower()
+    simulated = "simulat" in lower or "emulation" in lower
+    if simulated and _SIMULATED.search(head) and not _REAL_RUN.search(head):
         return "a simulation study"
-    if _TRACE_STUDY.search(head) and not _TRACE_REPLAYED.search(head):
+    traced = "trace" in lower or "what-if" in lower
+    if traced and _TRACE_STUDY.search(head) and not _TRACE_REPLAYED.search(head):
         return "a trace study"
     return None
 
@@ -367,8 +385,9 @@ def _study_kind(title: str, abstract: str) -> str | None:
         if pattern.search(title):
             return kind
     head = abstract[:4000]  # a paper says what it is early on; bounded for huge inputs
-    for kind, pattern in _STUDY_ABSTRACT:
-        if pattern.search(head):
+    lower = head.lower()
+    for kind, guards, pattern in _STUDY_ABSTRACT:
+        if any(g in lower for g in guards) and pattern.search(head):
             return kind
     return None
 
