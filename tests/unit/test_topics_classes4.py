@@ -144,3 +144,12 @@ def test_a_lookup_table_without_low_bit_arithmetic_is_not_kernels(taxonomy):
         "4K photos in real time and beat previous enhancement models on two benchmarks."
     )
     assert "kernels" not in topics(taxonomy, title, abstract)
+
+
+def test_a_baseline_named_in_a_comparison_keeps_its_evidence(taxonomy):
+    result = classify(
+        taxonomy,
+        "Memory-Lean Optimizer Sharding",
+        "Our optimizer partitioning trains a 13B model 1.4x faster than ZeRO-3 training.",
+    )
+    assert any(e.phrase.startswith("ZeRO") for e in result.evidence.get(TP, []))
