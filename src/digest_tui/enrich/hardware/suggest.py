@@ -55,6 +55,8 @@ Confidence = Literal["high", "medium", "low"]
 _SCALE_RANK = {"unknown": 0, "single-device": 1, "single-node": 2, "multi-node": 3, "edge": 0}
 _ROLE_RANK = {"own": 0, "neutral": 1, "comparison": 2, "background": 3}
 _MAX_EVIDENCE = 8
+# Features that are number formats: they say what a paper computes in, not what it programs.
+_NUMBER_FORMATS = frozenset({"fp4", "fp6", "fp8", "bf16"})
 _GB = re.compile(r"(\d+(?:\.\d+)?)\s?G(?:B|iB)?\b", re.IGNORECASE)
 
 
@@ -233,7 +235,12 @@ def suggest_hardware(
     )
     suggestion = _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
     study = None if tested_on else _study_kind(title or "", abstract or "")
-    if study is None and not tested_on and suggestion.confidence == "low":
+    if (
+        study is None
+        and not tested_on
+        and suggestion.confidence == "low"
+        and suggestion.device_total is None
+    ):
         # Wording that says results come from a simulation platform counts only when the text
         # states no setup of its own (a count next to a device, a named device).
         study = _simulated(abstract or "")
@@ -268,28 +275,44 @@ _STUDY_TITLE = (
         re.compile(r"\bfootprints?\b|\b(?:carbon|emissions?)\b|\bresource costs?\b", re.I),
     ),
 )
-_STUDY_ABSTRACT = (
+# Each abstract pattern comes with lower-case literals one of which any match contains: the
+# regex runs only when one is in the text (most abstracts have none, and these case-insensitive
+# patterns cost more than the rest of the study check).
+_STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "a survey",
+        ("survey", "review"),
         re.compile(
             r"\b(?:this|our|the present) (?:comprehensive |systematic )?(?:survey|review)\b"
             r"|\bwe (?:comprehensively |systematically )?(?:survey|review) (?:the|recent)\b",
             re.I,
         ),
     ),
-    ("a position paper", re.compile(r"\b(?:this|our) position paper\b", re.I)),
+    ("a position paper", ("position paper",), re.compile(r"\b(?:this|our) position paper\b", re.I)),
     # Results from simulation only: no machine of the paper's own to size.
     (
         "a simulation study",
+        ("simulation",),
         re.compile(
             r"\b(?:comprehensive |extensive )?simulation results (?:will )?(?:show|demonstrate)\b"
             r"|\bvalidated? (?:\w+ ){0,3}via (?:\w+-based )?(?:discrete-event )?simulation\b",
             re.I,
         ),
     ),
+    # A cycle-accurate (cycle-level) simulator models a chip that is not on sale.
+    ("a hardware design", ("cycle-",), re.compile(r"\bcycle-(?:accurate|level) simulat\w+", re.I)),
     # A proposed chip or microarchitecture: measured in a simulator, not on a device to buy.
     (
         "a hardware design",
+        (
+            "extensions",
+            "overhead",
+            "hardware design",
+            "microarchitecture",
+            "multiplier",
+            "accelerator",
+            "hardware architecture",
+        ),
         re.compile(
             r"\barchitectural extensions\b|\barea (?:and power )?overheads?\b"
             r"|\bhardware design\b|\bmicroarchitecture designed\b|\bmultiplier units?\b"
@@ -300,6 +323,7 @@ _STUDY_ABSTRACT = (
     ),
     (
         "a footprint study",
+        ("footprint", "impact", "cost"),
         re.compile(
             r"\bwe (?:estimate|quantify|measure|analy[sz]e|assess) the (?:\w+ )?"
             r"(?:carbon|energy|environmental|material|water) (?:footprint|impact|costs?)\b",
@@ -312,8 +336,18 @@ _STUDY_ABSTRACT = (
 # Results obtained on a simulated cluster rather than machines: "we develop a cluster
 # simulation platform", "trace-driven simulations", "employing the simulator".
 _SIMULATED = re.compile(
-    r"\bsimulation (?:platform|framework|environment|testbed)s?\b"
-    r"|\btrace-driven simulations?\b|\bsimulated (?:GPU )?clusters?\b",
+    r"\bsimulation (?:platform|framework|environment|testbed|toolchain|tool)s?\b"
+    r"|\btrace-driven simulations?\b|\bsimulated (?:GPU )?clusters?\b"
+    # hardware stood in for by an emulator: "a baseline PIM emulation system"
+    r"|\bemulation (?:system|platform|environment|framework)s?\b",
+    re.I,
+)
+
+# A study of traces a cluster recorded, or of what would have happened ("what-if analysis"):
+# the cluster is the subject, not a setup the reader reruns.
+_TRACE_STUDY = re.compile(
+    r"\bwhat-if analys[ie]s\b|\btraces? (?:collected|gathered|recorded) (?:from|on|in)\b"
+    r"|(?:day|week|month|year) (?:\w+ )?traces?\b",
     re.I,
 )
 
@@ -325,11 +359,24 @@ _REAL_RUN = re.compile(
     re.I,
 )
 
+# ...unless the trace drives runs on machines of the paper's own (a production cluster is the
+# trace's source, so it does not count here).
+_TRACE_REPLAYED = re.compile(
+    r"\btestbeds?\b|\bprototype\b|\breplay\w*\b"
+    r"|\b(?:physical|real) (?:[\w-]+ ){0,2}(?:clusters?|machines|servers|GPUs|hardware)\b",
+    re.I,
+)
+
 
 def _simulated(abstract: str) -> str | None:
     head = abstract[:4000]
-    if _SIMULATED.search(head) and not _REAL_RUN.search(head):
+    lower = head.lower()
+    simulated = "simulat" in lower or "emulation" in lower
+    if simulated and _SIMULATED.search(head) and not _REAL_RUN.search(head):
         return "a simulation study"
+    traced = "trace" in lower or "what-if" in lower
+    if traced and _TRACE_STUDY.search(head) and not _TRACE_REPLAYED.search(head):
+        return "a trace study"
     return None
 
 
@@ -338,8 +385,9 @@ def _study_kind(title: str, abstract: str) -> str | None:
         if pattern.search(title):
             return kind
     head = abstract[:4000]  # a paper says what it is early on; bounded for huge inputs
-    for kind, pattern in _STUDY_ABSTRACT:
-        if pattern.search(head):
+    lower = head.lower()
+    for kind, guards, pattern in _STUDY_ABSTRACT:
+        if any(g in lower for g in guards) and pattern.search(head):
             return kind
     return None
 
@@ -666,6 +714,16 @@ class _Builder:
                 else:
                     target = self._ladder_setup(est.gib)
                 confidence = "medium"
+                if (
+                    target is not None
+                    and target.scale in ("single-device", "single-node")
+                    and size is not None
+                    and _beyond_one_node(self.facts, size)
+                ):
+                    # Pre-training a model on trillions of tokens: the memory would fit, the
+                    # compute needs more than a node for a month (see _beyond_one_node).
+                    target = _Setup("", None, "multi-node", "cue", [size.span])
+                    confidence = "low"
                 spread_scale, spread_spans = self._distributed_setting()
                 if target is not None and target.scale == "single-device" and spread_scale:
                     # A small model that would fit one GPU, trained or served in stages across
@@ -691,10 +749,20 @@ class _Builder:
                 # A kernel paper measures on one device; otherwise the count is not given. One
                 # that only generates or verifies code (correctness rates, no timing) ran no
                 # kernel on a device of its own.
+                # A floor from number formats alone ("MXFP4", "FP8"), no device, architecture
+                # or programming feature (TMA, wgmma) named: a numerics paper, unless it times
+                # something.
+                formats_only = device_hint is None and all(
+                    f in _NUMBER_FORMATS for f in self.floor_features
+                )
                 one = (
                     self.kernels
                     and self.facts.mode != "training"
-                    and (self.facts.measured or not self.facts.code_only)
+                    and (
+                        self.facts.measured
+                        if formats_only
+                        else (self.facts.measured or not self.facts.code_only)
+                    )
                 )
                 target = _Setup(
                     rep or "",
@@ -894,6 +962,19 @@ class _Builder:
                 count = est.devices_needed(alt.memory_gb)
             out.append({"devices": {alt_id: count}, "why": f"equivalent to {device.name}"})
         return out[:5]
+
+
+# One 8-GPU node for a month: 8 x 989 TFLOP/s (H100 bf16 dense) x 40 % utilisation x 30 days
+# = 8.2e21 FLOPs. Training costs about 6 x parameters x tokens FLOPs, so a run is more than a
+# node-month when parameters (B) x tokens (B) exceed 8.2e21 / 6 / 1e18 = 1370.
+_NODE_MONTH_PARAM_TOKENS_B2 = 1370.0
+
+
+def _beyond_one_node(facts: TextFacts, size: SizeMention) -> bool:
+    """Training `size` on the tokens the paper states takes more than a node-month."""
+    if facts.mode != "training" or facts.tokens_b is None:
+        return False
+    return size.total_b * facts.tokens_b > _NODE_MONTH_PARAM_TOKENS_B2
 
 
 def _count_total(count: CountMention, device: Device | None) -> int:

@@ -71,14 +71,14 @@ _VAGUE = {
     "ten-thousand-scale of",
 }
 _NUM = (
-    r"(?:(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?:(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?[kK](?![\w])|\d+)"
     r"|\b(?P<word>tens of thousands of|ten-thousand-scale of|thousands of|hundreds of|dozens of"
     r"|several|multiple|single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|sixteen|an?))"
 )
 # Words allowed between a count and the device: "8 x Nvidia 6000 Ada", "512 NVIDIA V100".
 _BETWEEN = (
-    r"\s*(?:[x×*]|times|-)?\s*"
+    r"\s*(?:[x×*]?\s*\\times|[x×*]|times|-)?\s*"
     r"(?:(?:NVIDIA|AMD|Huawei|Google|Intel|Tesla|GeForce|Apple|Habana|Cloud|consumer(?:-grade)?"
     r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity)\s+)*"
 )
@@ -90,7 +90,7 @@ _TAIL_WORDS = frozenset(
      "consumer-grade", "individual", "datacenter", "data-center", "datacentre", "data-centre",
      "datacenter-class", "data-center-class", "high-end", "low-end", "commodity"]
 )  # fmt: skip
-_GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$")
+_GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$|\d[x×]?\s*\\times$|^\d+(?:\.\d+)?k$")
 _AFTER_NODE = re.compile(
     r"^\s*(?:GPUs?\s*)?(?:\([^)]{0,12}\)\s*)?(?:GPU\s+)?(?:nodes?|servers?|machines?|boxes)\b",
     re.IGNORECASE,
@@ -100,20 +100,28 @@ _AFTER_CLUSTER = re.compile(
 )
 _AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?hours?\b", re.IGNORECASE)
 _AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
+# A setup that a simulator stands for, not machines the paper ran on: "a proprietary
+# simulator (8-16 B200 GPUs)", "simulating 1024 GPUs", "simulated 512 H100s".
+_SIMULATED_BEFORE = re.compile(
+    r"\bsimulat\w*\s*\([^()]{0,24}$|\bsimulat(?:ed|ing|es?)\s+(?:(?:up to|a|an|the)\s+)?$",
+    re.IGNORECASE,
+)
 # "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
 _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b", re.IGNORECASE)
 
 # Device-less counts: "3072 GPUs", "eight individual GPU nodes", "4 node cluster", "64 devices".
 # The unit is found first (cheap), then the count is read backwards from it like a device's.
 _UNIT = Gated.compile(
-    r"\b(?:GPU[\s-]nodes?|node[\s-]clusters?|nodes?|GPUs?|NPUs?|TPUs?(?: chips)?|GCDs?"
-    r"|devices|accelerators)\b"
+    r"\b(?:GPU[\s-](?:nodes?|servers?|machines?)|node[\s-]clusters?|nodes?|GPUs?|NPUs?"
+    r"|TPUs?(?: chips)?|GCDs?|devices|accelerators)\b"
     r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|clusters?"
     r"|architectures?|resources|computing|platforms?|programming|instances|providers|costs?"
     r"|efficiency|acceleration|implementations?|buffers|threads|types?|markets?|-based|-resident"
     r"|-accelerated|-friendly|-oriented|-centric|-specific|-enabled|-aware))",
     re.IGNORECASE,
 )
+# A count of "GPU servers" or "GPU machines" counts machines, like "GPU nodes".
+_NODE_UNIT = re.compile(r"node|server|machine", re.IGNORECASE)
 # "128-GPU scale", "three 8-GPU platforms" (GPUs per machine).
 _PER_MACHINE = Gated.compile(
     r"(?<![\w.])(?P<num>\d+)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
@@ -132,6 +140,7 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
     (r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b", "edge", True),
     (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
+    (r"\bsingle-board computers?\b|\bSBCs\b|\bOrange Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
     (r"\bedge (?:devices?|platforms?|GPUs?|hardware)\b|\bfor the edge\b", "edge", True),
@@ -163,9 +172,29 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
+    # Words that only exist for work spanning machines.
     (
+        r"\bmulti-(?:machine|server|host)\b|\bcross-(?:node|machine|server|host|datacenter"
+        r"|data-?cent(?:er|re)|region)\b|\bgeo-?distributed\b",
+        "multi-node",
+        True,
+    ),
+    # "across all training nodes", "across the worker machines": the work spans machines.
+    (
+        # ("across the nodes" / "across all nodes" alone may be a graph's: a machine word is
+        # needed after "the" or "all")
         r"\bacross (?:multiple |many |different |independent )?"
-        r"(?:nodes|clusters|data ?cent(?:er|re)s)",
+        r"(?:nodes|clusters|data ?cent(?:er|re)s|machines|servers)\b"
+        r"|\bacross (?:all (?:the )?|the )(?:(?:training|worker|compute|computing|GPU|server) "
+        r"(?:nodes|machines|servers)|machines|servers|clusters|data ?cent(?:er|re)s)\b",
+        "multi-node",
+        True,
+    ),
+    # The layout of a data centre or a cluster's network is a setting of many machines: "at
+    # large data center scales", "real-world cluster network topologies".
+    (
+        r"\bdata ?cent(?:er|re)[- ]scales?\b"
+        r"|\b(?:cluster|data ?cent(?:er|re)) (?:network )?topolog(?:y|ies)\b",
         "multi-node",
         True,
     ),
@@ -184,7 +213,9 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bsingle[- ](?:node|server|machine)\b", "single-node", True),
     (
         r"\bmulti-?GPU (?:training|setups?|servers?|nodes?|machines?|systems?|platforms?|inference"
-        r"|parallel\w*|GNN|environments?|computing|settings?|deployments?|execution|with)\b",
+        r"|parallel\w*|GNN|environments?|computing|settings?|deployments?|execution|with)\b"
+        # an activity run on several GPUs: "multi-GPU video decoding", "multi-GPU sampling"
+        r"|\bmulti-?GPU (?:[a-z]+ )?(?!during\b|including\b|using\b|being\b)[a-z]+ing\b",
         "single-node",
         True,
     ),
@@ -274,6 +305,14 @@ _SIZE_WORDS = Gated.compile(
     r"trillion|million)[- ]param(?:eter)?s?\b",
     re.IGNORECASE,
 )
+# Training data in tokens ("15T tokens", "2 trillion tokens"): with a model size it gives the
+# compute of a pre-training run.
+_TOKENS = Gated.compile(
+    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[BT]|[Bb]illion|[Tt]rillion)\s+tokens\b"
+)
+# ...counted only as data the paper trains on: "trained on datasets of up to 15T tokens", not
+# "checkpoints sampled during training up to 200B tokens" or "rankings at 1T tokens".
+_TRAINED_ON = re.compile(r"\b(?:pre-?)?train(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,2}?on\b", re.I)
 _PARAM_CONTEXT = re.compile(r"^\s*(?:active|total|param\w*|model|-parameter)", re.IGNORECASE)
 _DATASET_BEFORE = re.compile(r"dataset\s+\S*$", re.IGNORECASE)
 _WORD_NUMBERS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
@@ -303,9 +342,18 @@ _ADAPTER = Gated.compile(r"\b(?:Q?LoRA|PEFT|adapters?|prompt tokens|zeroth-order
 _ZERO3 = Gated.compile(r"\bZeRO-?3\b|\bZeRO stage 3\b|\bFSDP\b|\bfully sharded\b", re.I)
 _KERNEL_CUES = Gated.compile(
     r"\bkernels?\b|\bCUDA\b|\bGEMMs?\b|\bmicro-?benchmark\w*|\btensor cores?\b|\bTriton\b"
-    r"|\bPTX\b|\bSASS\b|\bassembly\b|\bSpM[VM]\b|\bGPU-(?:optimized|accelerated)\b",
+    r"|\bPTX\b|\bSASS\b|\bassembly\b|\bSpM[VM]\b|\bGPU-(?:optimized|accelerated)\b"
+    # tensor-program tuning (Ansor/TVM-style) measures candidate programs on the device
+    r"|\btensor programs?\b",
     re.IGNORECASE,
 )
+# The convolution filter sense of "kernel": its size and stride.
+_FILTER_KERNEL = Gated.compile(
+    r"\bkernel sizes?\b|\bkernels? (?:with|of) (?:\w+ )?(?:size|stride)s?\b|\bstrides?\b",
+    re.IGNORECASE,
+)
+# ...unless the word is a compute kernel's: "CUDA kernels", "our GPU kernel".
+_COMPUTE_KERNEL_BEFORE = re.compile(r"\b(?:CUDA|GPU|Triton|GEMM|fused|custom|our)[\s-]$", re.I)
 # Kernels that are the paper's own contribution: one such phrase makes a kernel paper.
 _OWN_KERNELS = Gated.compile(
     r"\b(?:co-designed|custom|fused|hand-?written|hand-?tuned|specialized|our) "
@@ -365,9 +413,11 @@ _MODULE_GATES = (
     _FIRST_PERSON,
     _BACKGROUND,
     _SIZE_WORDS,
+    _TOKENS,
     _ADAPTER,
     _ZERO3,
     _KERNEL_CUES,
+    _FILTER_KERNEL,
     _OWN_KERNELS,
     _CODE_ONLY,
     _MEASURED,
@@ -472,6 +522,7 @@ class TextFacts:
     parallel: bool = False  # tensor/pipeline/expert/hybrid parallelism: a model split over devices
     code_only: bool = False  # generates, translates or verifies code (rates of correct code)
     stages: bool = False  # the model is cut into stages or shards run on different machines
+    tokens_b: float | None = None  # the most training tokens written, in billions
 
 
 # ---- compiled matchers -------------------------------------------------------------------
@@ -479,7 +530,7 @@ class TextFacts:
 
 _KIND_RANK: dict[str, int] = {"system": 0, "device": 1, "architecture": 2}
 # A name may follow a count glued to it: "8xH100", "48xGH200", "4timesRTX 3090".
-_GLUED = re.compile(r"\d(?:x|×|times)$")
+_GLUED = re.compile(r"\d(?:x|×|times)$|\\times$")
 
 
 @dataclass(frozen=True)
@@ -669,6 +720,8 @@ def _sentence_at(sentences: list[Sentence], starts: list[int], pos: int) -> int:
 
 def _count_of(num: str | None, word: str | None) -> tuple[int | None, bool]:
     if num:
+        if num[-1] in "kK":  # "4K GPUs": thousands, as written
+            return round(float(num[:-1]) * 1000), False
         return int(num.replace(",", "")), False
     if word:
         key = word.lower()
@@ -775,7 +828,9 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
         quote_end = end + (tail.end() if tail else 0)
         mention.span = doc.span(start, quote_end)
         mention.sentence = offset_sentence + doc.sentence_at(match.start())
-        mention.background = doc.background(match.start())
+        mention.background = doc.background(match.start()) or bool(
+            _SIMULATED_BEFORE.search(text, max(0, start - 48), start)
+        )
         out.append(mention)
     return out
 
@@ -824,8 +879,11 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
         if count is None:
             continue
         unit: Literal["device", "node"] = (
-            "node" if "node" in unit_match.group(0).lower() else "device"
+            "node" if _NODE_UNIT.search(unit_match.group(0)) else "device"
         )
+        if unit == "node" and doc.text[unit_match.start() - 1 : unit_match.start()] == "-":
+            # "a six-GPU server" counts GPUs in one server, not servers
+            unit = "device" if "node" not in unit_match.group(0).lower() else unit
         after = doc.text[end : end + 48]
         out.append(
             CountMention(
@@ -833,7 +891,8 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
                 unit=unit,
                 span=doc.span(start, end),
                 vague=vague,
-                background=doc.background(start),
+                background=doc.background(start)
+                or bool(_SIMULATED_BEFORE.search(doc.text, max(0, start - 48), start)),
                 baseline=bool(_AFTER_BASELINE.match(after)),
                 sentence=offset_sentence + doc.sentence_at(start),
             )
@@ -1095,11 +1154,32 @@ def extract(
     if best is not None:
         facts.precision = (best[1], best[2], best[3])
     facts.mode, facts.mode_span = _mode(m, title_doc, abstract_doc)
+    tokens = [
+        float(t.group("num")) * (1e3 if t.group("unit")[0] in "Tt" else 1.0)
+        for t in _TOKENS.finditer(abstract, abstract_doc.lowered)
+        if _TRAINED_ON.search(
+            abstract,
+            max(abstract_doc.sentences[abstract_doc.sentence_at(t.start())].start, t.start() - 80),
+            t.start(),
+        )
+    ]
+    facts.tokens_b = max(tokens) if tokens else None
     facts.adapter = _ADAPTER.search(both, both_lowered) is not None
     zero = _ZERO3.search(abstract, abstract_doc.lowered)
     if zero:
         facts.zero3 = abstract_doc.span(zero.start(), zero.end())
-    kernel_hits = sum(1 for _ in _KERNEL_CUES.finditer(both, both_lowered))
+    # Where "kernel" is the convolution filter ("kernel size 3x3", "stride"), the bare word is
+    # not a compute kernel; the other cues (CUDA, GEMM, Triton...) still count.
+    filter_sense = _FILTER_KERNEL.search(both, both_lowered) is not None
+    kernel_hits = sum(
+        1
+        for hit in _KERNEL_CUES.finditer(both, both_lowered)
+        if not (
+            filter_sense
+            and hit.group(0).lower().startswith("kernel")
+            and not _COMPUTE_KERNEL_BEFORE.search(both, max(0, hit.start() - 12), hit.start())
+        )
+    )
     facts.kernel_paper = (
         kernel_hits >= 2
         or _KERNEL_CUES.search(title, title_doc.lowered) is not None
