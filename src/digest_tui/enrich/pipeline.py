@@ -44,7 +44,8 @@ COMPONENT_FIELDS = {
     LINKS: ("links", "repos", "has_code", "max_stars"),
     HARDWARE: ("hardware",),
 }
-# How each component's part is tagged in the stored fingerprint: "t=…;l=…;h=…".
+# How each component's part is tagged in the stored fingerprint: "t…-l…-h…" (letters that are
+# not hex digits, so the single hash stored before parts existed parses as none of them).
 _TAGS = {TOPICS: "t", LINKS: "l", HARDWARE: "h"}
 
 _KIND_ORDER = {"official": 0, "framework": 1, "community": 2, "mentioned": 3}
@@ -127,11 +128,7 @@ def component_files(config_dir: Path | None) -> dict[str, list[Path]]:
 def fingerprint_parts(fingerprint: str | None) -> dict[str, str]:
     """The per-component parts of a stored fingerprint, by component; {} for none (never
     enriched) and for the single hash stored before components had parts of their own."""
-    found: dict[str, str] = {}
-    for item in (fingerprint or "").split(";"):
-        tag, sep, value = item.partition("=")
-        if sep:
-            found[tag] = value
+    found = {item[:1]: item[1:] for item in (fingerprint or "").split("-") if item}
     return {name: found[tag] for name, tag in _TAGS.items() if tag in found}
 
 
@@ -225,9 +222,9 @@ class Enricher:
     @cached_property
     def fingerprint(self) -> str:
         """What the stored enrichment was computed from, one part per component
-        ("t=…;l=…;h=…"): equal to a stored one iff nothing needs computing again."""
+        ("t…-l…-h…"): equal to a stored one iff nothing needs computing again."""
         parts = self.component_fingerprints
-        return ";".join(f"{_TAGS[name]}={parts[name]}" for name in COMPONENTS)
+        return "-".join(f"{_TAGS[name]}{parts[name]}" for name in COMPONENTS)
 
     def stale_components(self, stored: str | None) -> frozenset[str]:
         """The components whose stored result (under fingerprint `stored`) is out of date."""
