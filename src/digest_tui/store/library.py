@@ -602,7 +602,7 @@ class Library:
         only_stale: bool = True,
         progress: Callable[[int, int], None] | None = None,
         batch: int = 500,
-        workers: int = 0,
+        workers: int | None = None,
     ) -> int:
         """Enrich papers again (those enriched with older data, or all); return how many.
 
@@ -612,7 +612,8 @@ class Library:
         outside any transaction and written in a short one, so the library stays writable for
         the app and other commands meanwhile (a paper changed in between is enriched again,
         in full, inside the write). `workers` > 0 enriches the next batch in that many
-        processes while one is written (enrich/parallel.py)."""
+        processes while one is written (enrich/parallel.py); None: one per core when there
+        are enough papers to pay for starting them (`parallel.MIN_PAPERS`), else none."""
         from digest_tui.enrich.pipeline import COMPONENTS
 
         fingerprint = self._fingerprint()
@@ -634,10 +635,13 @@ class Library:
         total = len(todo)
         batches = [todo[start : start + batch] for start in range(0, total, batch)]
         pool = None
-        if workers > 0 and total > batch:
-            from digest_tui.enrich.parallel import EnrichPool
+        if total > batch and workers != 0:
+            from digest_tui.enrich.parallel import MIN_PAPERS, EnrichPool, default_workers
 
-            pool = EnrichPool(enricher, workers)
+            if workers is None:
+                workers = default_workers() if total >= MIN_PAPERS else 0
+            if workers > 0:
+                pool = EnrichPool(enricher, workers)
         with pool or nullcontext():
             ahead = None  # (inputs, the workers' handle) of the batch being enriched there
             done = 0
