@@ -540,10 +540,7 @@ class Library:
     def _enrichment_columns(self, paper: Paper, extra: list[Repo]) -> dict[str, Any]:
         if self.enricher is None:
             return {"topics": "[]", "enrich_fp": None}
-        result = self.enricher.enrich(paper, extra)
-        columns = encode_enrichment(
-            {name: getattr(result, name) for name in _ENRICH_FIELDS if name != "enrich_fp"}
-        )
+        columns = dict(self.enricher.columns(paper, extra))
         columns["enrich_fp"] = self.enricher.fingerprint
         return columns
 
@@ -614,7 +611,7 @@ class Library:
         in full, inside the write). `workers` > 0 enriches the next batch in that many
         processes while one is written (enrich/parallel.py); None: one per core when there
         are enough papers to pay for starting them (`parallel.MIN_PAPERS`), else none."""
-        from digest_tui.enrich.pipeline import COMPONENTS
+        from digest_tui.enrich.pipeline import COMPONENTS, encode_columns
 
         fingerprint = self._fingerprint()
         if fingerprint is None:
@@ -653,7 +650,7 @@ class Library:
                     results = pool.gather(handle)
                 else:
                     inputs = self._enrich_inputs(chunk)
-                    results = [enricher.compute_parts(*item.task) for item in inputs]
+                    results = [encode_columns(enricher.compute_parts(*i.task)) for i in inputs]
                 self._write_reenriched(inputs, results)
                 done += len(chunk)
                 if progress is not None:
@@ -715,31 +712,34 @@ class Library:
     def _write_reenriched(
         self, inputs: Sequence[_EnrichInput], results: Sequence[dict[str, Any]]
     ) -> None:
-        """Write re-enriched components in one short transaction: only the columns that were
-        re-run, the paper's topics only when they changed. A paper whose stored fields
-        changed since they were read is enriched again, in full, here."""
+        """Write re-enriched components (`results`: their encoded columns) in one short
+        transaction: only the columns that were re-run, the paper's topics only when they
+        changed. A paper whose stored fields changed since they were read is enriched
+        again, in full, here."""
+        from digest_tui.enrich.pipeline import encode_columns
+
         assert self.enricher is not None
         fingerprint = self.enricher.fingerprint
         updates: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         new_topics: list[tuple[int, list[str]]] = []
         with transaction(self.conn):
             now = self._enrich_snapshot([item.rowid for item in inputs]) if inputs else {}
-            for item, fields in zip(inputs, results, strict=True):
+            for item, encoded in zip(inputs, results, strict=True):
                 current = now.get(item.rowid)
                 if current is None:
                     continue  # gone since
-                topics_before = item.task[3]
+                columns = dict(encoded)
                 if current != item.snapshot:  # changed since: enrich it again, in full
                     paper = self.stored_paper(item.rowid)
                     fields = self.enricher.compute_parts(
                         paper, self._extra_repos(item.rowid), self.enricher.stale_components(None)
                     )
-                    topics_before = json.loads(current[-2] or "[]")
-                columns = encode_enrichment(fields)
+                    columns = encode_columns(fields)
                 columns["enrich_fp"] = fingerprint
                 updates.setdefault(tuple(columns), []).append((*columns.values(), item.rowid))
-                if "topics" in fields and fields["topics"] != topics_before:
-                    new_topics.append((item.rowid, fields["topics"]))
+                # (`current[-2]`: the topics stored now, as their JSON)
+                if "topics" in columns and columns["topics"] != current[-2]:
+                    new_topics.append((item.rowid, json.loads(columns["topics"])))
             for names, values in updates.items():
                 assignments = ", ".join(f"{name} = ?" for name in names)
                 self.conn.executemany(f"UPDATE papers SET {assignments} WHERE rowid = ?", values)
@@ -940,23 +940,6 @@ class Library:
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
-
-
-def encode_enrichment(fields: dict[str, Any]) -> dict[str, Any]:
-    """Enrichment fields (`Enrichment`'s, all or some) as the columns that store them."""
-    columns: dict[str, Any] = {}
-    for name, value in fields.items():
-        if name == "has_code":
-            columns[name] = int(value)
-        elif name == "max_stars":
-            columns[name] = value
-        elif name == "topics":
-            columns[name] = json.dumps(value)
-        elif name == "hardware" and value is None:
-            columns[name] = None
-        else:
-            columns[name] = json.dumps(value, ensure_ascii=False)
-    return columns
 
 
 class _EnrichInput(NamedTuple):
