@@ -605,7 +605,7 @@ class Library:
 
         Only a paper's stale components are re-run (a changed taxonomy re-runs the topics and
         leaves links and hardware as stored: `Enricher.stale_components`); `only_stale=False`
-        re-runs every component of every paper. Each batch is read in two queries, enriched
+        re-runs every component of every paper. Each batch is read in three queries, enriched
         outside any transaction and written in a short one, so the library stays writable for
         the app and other commands meanwhile (a paper changed in between is enriched again,
         in full, inside the write). `workers` > 0 enriches the next batch in that many
