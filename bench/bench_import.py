@@ -244,6 +244,55 @@ def similar_at_import(paths: list[Path]) -> dict[str, float]:
     }
 
 
+# A small edit of the user's taxonomy: one more strong phrase for one topic (what a user adding
+# a term does). It changes the topics fingerprint only.
+TAXONOMY_EDIT = """topics:
+  - id: kernels
+    add_patterns:
+      - phrase: warp specialization
+        weight: 4
+"""
+
+
+def reenrich_after_taxonomy_edit(n: int, workers: int | None) -> dict[str, float]:
+    """A library of n synthetic papers (bench/out's cache), the user's taxonomy edited, then
+    `Library.reenrich()` as the next command or app start-up runs it: wall and CPU time (this
+    process, and the enrichment workers once they have exited)."""
+    import resource
+
+    from digest_tui.config import Paths
+    from synthetic import build_library
+
+    with tempfile.TemporaryDirectory(prefix="bench-reenrich-") as tmp, digest_home(Path(tmp)):
+        build_library(Path(tmp), n)
+        config_dir = Paths.discover().config_dir
+        config_dir.mkdir(parents=True, exist_ok=True)
+        (config_dir / "taxonomy.yaml").write_text(TAXONOMY_EDIT, encoding="utf-8")
+        library = open_library(AppContext())
+        library.enricher.fingerprint  # noqa: B018
+        options = {} if workers is None else {"workers": workers}
+        wall, cpu = time.perf_counter(), time.process_time()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = library.reenrich(**options)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        workers_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+        changed = library.conn.execute(
+            "SELECT count(*) FROM paper_topics WHERE topic = 'kernels'"
+        ).fetchone()[0]
+        library.conn.close()
+    return {
+        "papers": n,
+        "reenriched": done,
+        "kernels_papers_after": changed,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "workers_cpu_s": round(workers_cpu, 2),
+        "papers_per_s": round(done / wall, 1),
+        "load_average": round(os.getloadavg()[0], 2),  # type: ignore[dict-item]
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=10_000)
@@ -270,8 +319,24 @@ def main() -> int:
         action="store_true",
         help="only what refreshing the similarity index adds to importing one more page",
     )
+    parser.add_argument(
+        "--reenrich-after-taxonomy",
+        action="store_true",
+        help="only: a library of --papers papers, the user's taxonomy edited, re-enrich "
+        "(wall and CPU; set BENCH_REUSE_STALE=1 to reuse a cached library)",
+    )
     parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.reenrich_after_taxonomy:
+        result = reenrich_after_taxonomy_edit(args.papers, args.workers)
+        print(
+            f"re-enrich {result['reenriched']} papers after a taxonomy edit: "
+            f"{result['wall_s']} s wall ({result['papers_per_s']:.0f} papers/s), CPU "
+            f"{result['cpu_s']} s here + {result['workers_cpu_s']} s in workers; "
+            f"load average {result['load_average']}"
+        )
+        print(f"written {write_result(f'reenrich-taxonomy-{args.papers}', result)}")
+        return 0
     if args.make_page:
         print(big_page_file(args.make_page))
         return 0

@@ -10,7 +10,12 @@ import sqlite3
 import yaml
 
 from digest_tui.enrich.parallel import EnrichPool
-from digest_tui.enrich.pipeline import Enricher, enrichment_key
+from digest_tui.enrich.pipeline import (
+    ENRICHMENT_FIELDS,
+    Enricher,
+    encode_columns,
+    enrichment_key,
+)
 from digest_tui.models import Paper
 from digest_tui.service import import_files
 from digest_tui.sources.hf_page import parse_page
@@ -37,7 +42,12 @@ def test_enrichment_from_the_workers_equals_enrichment_here():
     papers = fixture_papers()
     assert len(papers) > 200
     here = Enricher(None)
-    expected = {enrichment_key(p): here.compute(p) for p in papers}
+    expected = {
+        enrichment_key(p): encode_columns(
+            {name: getattr(here.compute(p), name) for name in ENRICHMENT_FIELDS}
+        )
+        for p in papers
+    }
     pooled = Enricher(None)
     with EnrichPool(pooled, 2) as pool:
         pool.collect(pool.submit(papers))
@@ -45,7 +55,7 @@ def test_enrichment_from_the_workers_equals_enrichment_here():
         for paper in papers:
             key = enrichment_key(paper)
             if key in pooled._prepared:  # a paper listed twice is prepared once
-                assert pooled.enrich(paper) == expected[key]
+                assert pooled.columns(paper) == expected[key]
     assert not pooled._prepared  # the pool's results do not outlive it
 
 

@@ -86,3 +86,15 @@ def test_a_scanner_that_lacks_literals_is_not_used() -> None:
     text = "We write fused CUDA kernels for the GPU."
     assert classify(taxonomy, "", text, scanner=bare) == classify(taxonomy, "", text)
     assert classify(taxonomy, "", text).topics == ["kernels"]
+
+
+def test_serves_keeps_its_answer_per_pair_of_sets_and_never_mixes_them():
+    scanner = LiteralScanner({"moe", "gpu"}, {"kernel"})
+    known, unknown, starts = frozenset({"moe"}), frozenset({"moe", "tpu"}), frozenset({"kernel"})
+    for _ in range(2):  # asked again: the kept answer, the same as the first
+        assert scanner.serves(known, starts)
+        assert not scanner.serves(unknown, starts)
+        assert not scanner.serves(known, frozenset({"kern"}))
+    # a new set object equal to a known one, or with the id of a freed one, is worked out anew
+    assert scanner.serves(frozenset({"gpu"}), frozenset())
+    assert not scanner.serves(frozenset({"h100"}), frozenset())

@@ -48,26 +48,26 @@ def test_reenrich_leaves_the_library_writable_while_it_enriches(home, monkeypatc
     import_files(library, [SEED_DEC10])
     other = sqlite3.connect(library.conn.execute("PRAGMA database_list").fetchone()[2])
     other.execute("PRAGMA busy_timeout = 0")  # locked now: fail at once, never wait
-    changed: list[int] = []
-    original = Library._enrich_columns_of
+    changed: list[str] = []
+    original = Enricher.compute_parts
 
-    def enrich_while_another_writes(self, rowid):  # type: ignore[no-untyped-def]
-        result = original(self, rowid)
+    def enrich_while_another_writes(self, paper, *args):  # type: ignore[no-untyped-def]
+        result = original(self, paper, *args)
         if not changed:
             other.execute("BEGIN IMMEDIATE")  # raises "database is locked" under a write lock
             other.execute(
                 "UPDATE papers SET abstract = abstract || ' We route tokens to mixture-of-"
-                "experts layers on 8 H100 GPUs.' WHERE rowid = ?",
-                (rowid,),
+                "experts layers on 8 H100 GPUs.' WHERE id = ?",
+                (paper.id,),
             )
             other.execute("COMMIT")
-            changed.append(rowid)
+            changed.append(paper.id)
         return result
 
-    monkeypatch.setattr(Library, "_enrich_columns_of", enrich_while_another_writes)
+    monkeypatch.setattr(Enricher, "compute_parts", enrich_while_another_writes)
     assert library.reenrich(only_stale=False) > 10
     monkeypatch.undo()
-    rowid = changed[0]
+    rowid = library.resolve(changed[0])["rowid"]
     stored = library.conn.execute(
         "SELECT topics, topic_evidence, hardware FROM papers WHERE rowid = ?", (rowid,)
     ).fetchone()

@@ -127,10 +127,22 @@ class LiteralScanner:
         self._start_regex = re.compile(trie_regex(self._plain_starts)) if word_starts else None
         self._words: dict[str, _TokenEntry] = {}
         self._texts: dict[str, ScannedText] = {}
+        self._served: dict[tuple[int, int], tuple[frozenset[str], frozenset[str], bool]] = {}
 
     def serves(self, substrings: frozenset[str], word_starts: frozenset[str]) -> bool:
-        """Whether this scanner knows all of these literals (a shared one must)."""
-        return substrings <= self.substrings and word_starts <= self.word_starts
+        """Whether this scanner knows all of these literals (a shared one must).
+
+        Both classifiers ask for every paper with the same two sets: the answer is kept
+        per pair of sets (held, so their identities stay theirs), instead of two subset
+        tests over hundreds of literals each time (~25 us per paper)."""
+        known = self._served.get((id(substrings), id(word_starts)))
+        if known is not None and known[0] is substrings and known[1] is word_starts:
+            return known[2]
+        answer = substrings <= self.substrings and word_starts <= self.word_starts
+        if len(self._served) >= _MAX_TEXTS:
+            self._served.clear()
+        self._served[(id(substrings), id(word_starts))] = (substrings, word_starts, answer)
+        return answer
 
     def _entry(self, token: str) -> _TokenEntry:
         contained: set[str] = set()

@@ -21,14 +21,18 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from digest_tui.enrich.pipeline import Enricher, Enrichment, enrichment_key
-from digest_tui.models import Paper
+from digest_tui.enrich.pipeline import COMPONENTS, Enricher, encode_columns, enrichment_key
+from digest_tui.models import Paper, Repo
 
 # Below this many papers in an import the start of the workers costs more than they save.
 MIN_PAPERS = 1500
 _CHUNK = 100  # papers per task sent to a worker
 
 _worker: Enricher | None = None
+
+# One paper to enrich in part (`Enricher.compute_parts`): the paper, its extra repos, the
+# components to run and its stored topics.
+PartsTask = tuple[Paper, list[Repo], frozenset[str], list[str]]
 
 
 def _start_worker(config_dir: Path | None, fallback_taxonomy: bool = False) -> None:
@@ -37,9 +41,19 @@ def _start_worker(config_dir: Path | None, fallback_taxonomy: bool = False) -> N
     _worker.scanner  # noqa: B018 - load the data files once, before the first task
 
 
-def _enrich_chunk(papers: list[Paper]) -> list[tuple[tuple[Any, ...], Enrichment]]:
+def _enrich_chunk(papers: list[Paper]) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Each paper's enrichment, as the encoded columns the caller stores (`encode_columns`)."""
     assert _worker is not None
-    return [(enrichment_key(paper), _worker.compute(paper)) for paper in papers]
+    every = frozenset(COMPONENTS)
+    return [
+        (enrichment_key(paper), encode_columns(_worker.compute_parts(paper, None, every)))
+        for paper in papers
+    ]
+
+
+def _compute_parts_chunk(tasks: list[PartsTask]) -> list[dict[str, Any]]:
+    assert _worker is not None
+    return [encode_columns(_worker.compute_parts(*task)) for task in tasks]
 
 
 def default_workers() -> int:
@@ -80,6 +94,22 @@ class EnrichPool:
     def collect(self, handle: list[Future]) -> None:
         for future in handle:
             self.enricher.prepare(future.result())
+
+    def submit_parts(self, tasks: Sequence[PartsTask]) -> list[Future]:
+        """Start `compute_parts` on each task in the workers (re-enrichment of stored papers:
+        only their stale components); `gather` returns the results, encoded as columns
+        (`encode_columns`), in the tasks' order."""
+        if not tasks:
+            return []
+        executor = self._started()
+        return [
+            executor.submit(_compute_parts_chunk, list(tasks[i : i + _CHUNK]))
+            for i in range(0, len(tasks), _CHUNK)
+        ]
+
+    @staticmethod
+    def gather(handle: list[Future]) -> list[dict[str, Any]]:
+        return [fields for future in handle for fields in future.result()]
 
     def __enter__(self) -> EnrichPool:
         return self

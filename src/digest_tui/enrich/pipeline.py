@@ -4,23 +4,50 @@ Each part is a pure function of the paper's text and of data files (taxonomy, cu
 links, hardware catalog). The store saves the result with the `fingerprint` of that data, so a
 changed taxonomy or catalog (a new release, or the user's override in the config dir) is
 noticed on the next open and the affected papers are enriched again.
+
+The fingerprint has one part per component (topics, links, hardware), each a hash of only the
+data files that component reads, so a changed taxonomy re-runs the topic classifier and
+leaves links and hardware as stored (`stale_components`, `compute_parts`). The hardware target
+reads the paper's topics ("kernels"), so it is re-run too for a paper whose topics changed.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from digest_tui.data_files import enrichment_files, fingerprint_files
+from digest_tui.data_files import (
+    DATA_DIR,
+    HARDWARE_FILE,
+    TAXONOMY_FILE,
+    fingerprint_files,
+    repro_dirs,
+)
 from digest_tui.models import Paper, Repo
 
 # Bump when the enrichment code (any enricher: topics classifier, links, hardware, repro
 # catalog) changes its output for the same data: it salts `Enricher.fingerprint`, so every
 # stored paper is enriched again on the next open. Changed data files need no bump.
 ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants); 3: blind3 cues
+# Bump one of these instead when only that component's code changes its output: only that
+# component is re-run on the stored papers.
+COMPONENT_VERSIONS = {"topics": "1", "links": "1", "hardware": "1"}
+
+TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
+COMPONENTS = (TOPICS, LINKS, HARDWARE)
+# The stored columns each component writes (store/library.py).
+COMPONENT_FIELDS = {
+    TOPICS: ("topics", "topic_evidence"),
+    LINKS: ("links", "repos", "has_code", "max_stars"),
+    HARDWARE: ("hardware",),
+}
+# How each component's part is tagged in the stored fingerprint: "t…-l…-h…" (letters that are
+# not hex digits, so the single hash stored before parts existed parses as none of them).
+_TAGS = {TOPICS: "t", LINKS: "l", HARDWARE: "h"}
 
 _KIND_ORDER = {"official": 0, "framework": 1, "community": 2, "mentioned": 3}
 _SOURCE_ORDER = {"user": 0, "curated": 1, "hf": 2, "abstract": 3, "pwc": 4}
@@ -36,6 +63,38 @@ class Enrichment:
     has_code: bool = False
     max_stars: int | None = None
     extra_repos: list[Repo] = field(default_factory=list)
+
+
+# The fields of `Enrichment` that are stored, each in a column of its name.
+ENRICHMENT_FIELDS = (
+    "topics",
+    "topic_evidence",
+    "links",
+    "repos",
+    "hardware",
+    "has_code",
+    "max_stars",
+)
+# One encoder for every JSON column: `json.dumps` with options builds a new one per call.
+_encode_json = json.JSONEncoder(ensure_ascii=False).encode
+_encode_ascii = json.JSONEncoder().encode
+
+
+def encode_columns(fields: dict[str, Any]) -> dict[str, Any]:
+    """Enrichment fields (all of `Enrichment`'s, or some) as the column values that store
+    them. Done where the enrichment is computed (a worker process sends these strings, 30x
+    cheaper to unpickle than the nested lists and dicts)."""
+    columns: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name == "has_code":
+            columns[name] = int(value)
+        elif name == "max_stars" or value is None:
+            columns[name] = value
+        elif name == "topics":
+            columns[name] = _encode_ascii(value)
+        else:
+            columns[name] = _encode_json(value)
+    return columns
 
 
 def merge_repos(groups: list[list[Repo]]) -> list[Repo]:
@@ -82,6 +141,30 @@ def _hf_repos(paper: Paper) -> list[Repo]:
     ]
 
 
+def component_files(config_dir: Path | None) -> dict[str, list[Path]]:
+    """The data files each component reads. Links and repos read the curated catalog; the
+    hardware target reads the hardware catalog and the devices the curated catalog says a
+    paper was tested on; topics read the taxonomy alone."""
+    repro = [
+        path
+        for directory in repro_dirs(config_dir)
+        for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
+    ]
+    user = [Path(config_dir)] if config_dir is not None else []
+    return {
+        TOPICS: [DATA_DIR / TAXONOMY_FILE, *(d / TAXONOMY_FILE for d in user)],
+        LINKS: repro,
+        HARDWARE: [DATA_DIR / HARDWARE_FILE, *(d / HARDWARE_FILE for d in user), *repro],
+    }
+
+
+def fingerprint_parts(fingerprint: str | None) -> dict[str, str]:
+    """The per-component parts of a stored fingerprint, by component; {} for none (never
+    enriched) and for the single hash stored before components had parts of their own."""
+    found = {item[:1]: item[1:] for item in (fingerprint or "").split("-") if item}
+    return {name: found[tag] for name, tag in _TAGS.items() if tag in found}
+
+
 def enrichment_key(paper: Paper) -> tuple[Any, ...]:
     """Every field of a paper that `Enricher.enrich` reads (with no extra repos): two papers
     with the same key get the same enrichment, wherever it was computed."""
@@ -105,11 +188,11 @@ class Enricher:
         self.fallback_taxonomy = fallback_taxonomy
         # What went wrong with a user data file that was set aside, worded for the reader.
         self.problems: list[str] = []
-        # Enrichment computed ahead (in other processes, enrich/parallel.py), by
-        # `enrichment_key`; `enrich` takes an entry out instead of computing it again.
-        self._prepared: dict[tuple[Any, ...], Enrichment] = {}
+        # Enrichment computed ahead (in other processes, enrich/parallel.py) as its encoded
+        # columns, by `enrichment_key`; `columns` takes an entry out instead of computing it.
+        self._prepared: dict[tuple[Any, ...], dict[str, Any]] = {}
 
-    def prepare(self, results: Iterable[tuple[tuple[Any, ...], Enrichment]]) -> None:
+    def prepare(self, results: Iterable[tuple[tuple[Any, ...], dict[str, Any]]]) -> None:
         """Hold enrichment computed elsewhere for papers about to be stored."""
         self._prepared.update(results)
 
@@ -157,34 +240,100 @@ class Enricher:
         return LiteralScanner(substrings | hardware, word_starts)
 
     @cached_property
+    def component_fingerprints(self) -> dict[str, str]:
+        """Per component: a hash of the code versions and the bytes of the data files it
+        reads. Hashing bytes instead of parsed data keeps it off the start-up path (parsing
+        the three sources took ~250 ms on every open, only to learn nothing changed)."""
+        files = component_files(self.config_dir)
+        return {
+            name: fingerprint_files(
+                files[name], salt=f"{ENRICH_VERSION}/{name}/{COMPONENT_VERSIONS[name]}"
+            )
+            for name in COMPONENTS
+        }
+
+    @cached_property
     def fingerprint(self) -> str:
-        """What the stored enrichment was computed from: the code version and the bytes of
-        every data file. Hashing bytes instead of parsed data keeps it off the start-up path
-        (parsing the three sources took ~250 ms on every open, only to learn nothing changed)."""
-        return fingerprint_files(enrichment_files(self.config_dir), salt=ENRICH_VERSION)
+        """What the stored enrichment was computed from, one part per component
+        ("t…-l…-h…"): equal to a stored one iff nothing needs computing again."""
+        parts = self.component_fingerprints
+        return "-".join(f"{_TAGS[name]}{parts[name]}" for name in COMPONENTS)
+
+    def stale_components(self, stored: str | None) -> frozenset[str]:
+        """The components whose stored result (under fingerprint `stored`) is out of date."""
+        if stored == self.fingerprint:
+            return frozenset()
+        known = fingerprint_parts(stored)
+        current = self.component_fingerprints
+        return frozenset(name for name in COMPONENTS if known.get(name) != current[name])
 
     def enrich(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
         """Enrich one paper. `extra_repos` are repos stored for it from other sources
         (the Hugging Face API, a Papers-with-Code import, the user)."""
+        return self.compute(paper, extra_repos)
+
+    def columns(self, paper: Paper, extra_repos: list[Repo] | None = None) -> dict[str, Any]:
+        """`enrich`'s result as the columns that store it (`encode_columns`): the prepared
+        ones when they were computed ahead for this paper."""
         if not extra_repos and self._prepared:
             prepared = self._prepared.pop(enrichment_key(paper), None)
             if prepared is not None:
                 return prepared
-        return self.compute(paper, extra_repos)
+        result = self.enrich(paper, extra_repos)
+        return encode_columns({name: getattr(result, name) for name in ENRICHMENT_FIELDS})
 
     def compute(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
         """`enrich` without the prepared results: always computed here."""
-        from digest_tui.enrich.hardware.suggest import suggest_hardware
-        from digest_tui.enrich.links import extract_links, repos_from_links
-        from digest_tui.enrich.repro_catalog import catalog_repos
+        fields = self.compute_parts(paper, extra_repos, frozenset(COMPONENTS))
+        return Enrichment(**fields)
+
+    def compute_parts(
+        self,
+        paper: Paper,
+        extra_repos: list[Repo] | None,
+        components: frozenset[str],
+        stored_topics: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """The fields of `Enrichment` that `components` produce, computed as `compute` would.
+
+        `stored_topics` are the paper's topics as stored, read by the hardware target when
+        the topics are not re-run. When they are re-run and come out different from
+        `stored_topics`, the hardware target is re-run too (it reads them): then the result
+        holds "hardware" although `components` did not name it."""
+        fields: dict[str, Any] = {}
+        topics = stored_topics or []
+        if TOPICS in components:
+            # The shared scanner when the hardware rules run on this text too (one pass for
+            # both); otherwise the taxonomy's own, which knows only the topics' literals.
+            shared = HARDWARE in components or "scanner" in self.__dict__
+            topic_result = self._classify(paper, self.scanner if shared else None)
+            topics = list(topic_result.topics)
+            fields["topics"] = topics
+            fields["topic_evidence"] = {
+                topic: [ev.model_dump() for ev in evidence]
+                for topic, evidence in topic_result.evidence.items()
+            }
+            if topics != (stored_topics or []):
+                components = components | {HARDWARE}
+        entry: Any = None  # the curated catalog's entry (repro_catalog.CatalogEntry)
+        if LINKS in components or HARDWARE in components:
+            entry = self.catalog.lookup(paper.arxiv_id, paper.title)
+        if LINKS in components:
+            fields.update(self._links(paper, extra_repos, entry))
+        if HARDWARE in components:
+            fields["hardware"] = self._hardware(paper, topics, entry)
+        return fields
+
+    def _classify(self, paper: Paper, scanner: Any):  # type: ignore[no-untyped-def]
         from digest_tui.enrich.topics.classifier import classify
 
-        scanner = self.scanner
-        topic_result = classify(
-            self.taxonomy, paper.title, paper.abstract, paper.keywords, scanner=scanner
-        )
+        return classify(self.taxonomy, paper.title, paper.abstract, paper.keywords, scanner=scanner)
+
+    def _links(self, paper: Paper, extra_repos: list[Repo] | None, entry: Any) -> dict[str, Any]:
+        from digest_tui.enrich.links import extract_links, repos_from_links
+        from digest_tui.enrich.repro_catalog import catalog_repos
+
         links = extract_links(paper.abstract)
-        entry = self.catalog.lookup(paper.arxiv_id, paper.title)
         curated = catalog_repos(entry) if entry is not None else []
         repos = merge_repos(
             [
@@ -194,26 +343,26 @@ class Enricher:
                 repos_from_links(links, paper.abstract),
             ]
         )
+        code_repos = [r for r in repos if r.kind != "mentioned"]
+        stars = [r.stars for r in repos if r.stars is not None]
+        return {
+            "links": [link.model_dump(exclude_none=True) for link in links],
+            "repos": [repo.model_dump() for repo in repos],
+            "has_code": bool(code_repos),
+            "max_stars": max(stars) if stars else None,
+        }
+
+    def _hardware(self, paper: Paper, topics: list[str], entry: Any) -> dict[str, Any] | None:
+        from digest_tui.enrich.hardware.suggest import suggest_hardware
+
         tested_on = list(entry.hardware) if entry is not None else []
         hardware = suggest_hardware(
             self.hardware_catalog,
             paper.title,
             paper.abstract,
-            topics=topic_result.topics,
+            topics=topics,
             tested_on=tested_on,
-            scanner=scanner,
+            scanner=self.scanner,
         )
-        code_repos = [r for r in repos if r.kind != "mentioned"]
-        stars = [r.stars for r in repos if r.stars is not None]
-        return Enrichment(
-            topics=list(topic_result.topics),
-            topic_evidence={
-                topic: [ev.model_dump() for ev in evidence]
-                for topic, evidence in topic_result.evidence.items()
-            },
-            links=[link.model_dump(exclude_none=True) for link in links],
-            repos=[repo.model_dump() for repo in repos],
-            hardware=hardware.to_json(),
-            has_code=bool(code_repos),
-            max_stars=max(stars) if stars else None,
-        )
+        result: dict[str, Any] | None = hardware.to_json()
+        return result

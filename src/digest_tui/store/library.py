@@ -37,6 +37,7 @@ from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
 
 if TYPE_CHECKING:
+    from digest_tui.enrich.parallel import EnrichPool, PartsTask
     from digest_tui.enrich.pipeline import Enricher
     from digest_tui.state.user_state import UserState
 
@@ -539,19 +540,9 @@ class Library:
     def _enrichment_columns(self, paper: Paper, extra: list[Repo]) -> dict[str, Any]:
         if self.enricher is None:
             return {"topics": "[]", "enrich_fp": None}
-        result = self.enricher.enrich(paper, extra)
-        return {
-            "topics": json.dumps(result.topics),
-            "topic_evidence": json.dumps(result.topic_evidence, ensure_ascii=False),
-            "links": json.dumps(result.links, ensure_ascii=False),
-            "repos": json.dumps(result.repos, ensure_ascii=False),
-            "hardware": json.dumps(result.hardware, ensure_ascii=False)
-            if result.hardware is not None
-            else None,
-            "has_code": int(result.has_code),
-            "max_stars": result.max_stars,
-            "enrich_fp": self.enricher.fingerprint,
-        }
+        columns = dict(self.enricher.columns(paper, extra))
+        columns["enrich_fp"] = self.enricher.fingerprint
+        return columns
 
     def _store_topics(self, rowid: int, topics: Sequence[str]) -> None:
         self.conn.execute("DELETE FROM paper_topics WHERE paper_rowid = ?", (rowid,))
@@ -608,47 +599,59 @@ class Library:
         only_stale: bool = True,
         progress: Callable[[int, int], None] | None = None,
         batch: int = 500,
-        workers: int = 0,
+        workers: int | None = None,
     ) -> int:
         """Enrich papers again (those enriched with older data, or all); return how many.
 
-        Each batch is enriched outside any transaction and written in a short one, so the
-        library stays writable for the app and other commands meanwhile (a paper whose text
-        changed in between is enriched again inside the write). `workers` > 0 enriches the
-        next batch in that many processes while one is written (enrich/parallel.py)."""
+        Only a paper's stale components are re-run (a changed taxonomy re-runs the topics and
+        leaves links and hardware as stored: `Enricher.stale_components`); `only_stale=False`
+        re-runs every component of every paper. Each batch is read in three queries, enriched
+        outside any transaction and written in a short one, so the library stays writable for
+        the app and other commands meanwhile (a paper changed in between is enriched again,
+        in full, inside the write). `workers` > 0 enriches the next batch in that many
+        processes while one is written (enrich/parallel.py); None: one per core when there
+        are enough papers to pay for starting them (`parallel.MIN_PAPERS`), else none."""
+        from digest_tui.enrich.pipeline import COMPONENTS, encode_columns
+
         fingerprint = self._fingerprint()
         if fingerprint is None:
             return 0
+        enricher = self.enricher
+        assert enricher is not None
         where = "WHERE enrich_fp IS NOT ?" if only_stale else "WHERE ? IS NOT NULL"
-        rowids = [
-            r[0] for r in self.conn.execute(f"SELECT rowid FROM papers {where}", (fingerprint,))
-        ]
-        total = len(rowids)
-        batches = [rowids[start : start + batch] for start in range(0, total, batch)]
+        stale_by_fp: dict[str | None, frozenset[str]] = {}
+        todo: list[tuple[int, frozenset[str]]] = []
+        for rowid, stored_fp in self.conn.execute(
+            f"SELECT rowid, enrich_fp FROM papers {where}", (fingerprint,)
+        ):
+            if stored_fp not in stale_by_fp:
+                stale_by_fp[stored_fp] = (
+                    enricher.stale_components(stored_fp) if only_stale else frozenset(COMPONENTS)
+                )
+            todo.append((rowid, stale_by_fp[stored_fp]))
+        total = len(todo)
+        batches = [todo[start : start + batch] for start in range(0, total, batch)]
         pool = None
-        if workers > 0 and total > batch:
-            from digest_tui.enrich.parallel import EnrichPool
+        if total > batch and workers != 0:
+            from digest_tui.enrich.parallel import MIN_PAPERS, EnrichPool, default_workers
 
-            assert self.enricher is not None
-            pool = EnrichPool(self.enricher, workers)
+            if workers is None:
+                workers = default_workers() if total >= MIN_PAPERS else 0
+            if workers > 0:
+                pool = EnrichPool(enricher, workers)
         with pool or nullcontext():
-            handle = pool.submit(self._stored_papers(batches[0])) if pool and batches else None
+            ahead = None  # (inputs, the workers' handle) of the batch being enriched there
             done = 0
             for index, chunk in enumerate(batches):
-                if pool is not None and handle is not None:
-                    pool.collect(handle)
+                if pool is not None:
+                    inputs, handle = ahead or self._submit_batch(pool, chunk)
                     following = batches[index + 1] if index + 1 < len(batches) else []
-                    handle = pool.submit(self._stored_papers(following)) if following else None
-                computed = [(rowid, self._enrich_columns_of(rowid)) for rowid in chunk]
-                with transaction(self.conn):
-                    for rowid, (text, columns) in computed:
-                        now = self._enrich_text(rowid)
-                        if now is None:
-                            continue  # gone since
-                        if now != text:  # changed since: enrich it again, now
-                            text, columns = self._enrich_columns_of(rowid)
-                        self._update(rowid, columns)
-                        self._store_topics(rowid, json.loads(columns["topics"]))
+                    ahead = self._submit_batch(pool, following) if following else None
+                    results = pool.gather(handle)
+                else:
+                    inputs = self._enrich_inputs(chunk)
+                    results = [encode_columns(enricher.compute_parts(*i.task)) for i in inputs]
+                self._write_reenriched(inputs, results)
                 done += len(chunk)
                 if progress is not None:
                     progress(done, total)
@@ -656,24 +659,97 @@ class Library:
             self.set_meta(_ENRICHED_FP, fingerprint)
         return total
 
-    # The stored fields enrichment reads (with the extra repos): what `reenrich` compares.
-    _ENRICH_TEXT = "title, abstract, keywords, arxiv_id, github_repo, github_stars"
+    def _submit_batch(
+        self, pool: EnrichPool, chunk: Sequence[tuple[int, frozenset[str]]]
+    ) -> tuple[list[_EnrichInput], list[Any]]:
+        inputs = self._enrich_inputs(chunk)
+        return inputs, pool.submit_parts([item.task for item in inputs])
 
-    def _enrich_text(self, rowid: int) -> tuple[Any, ...] | None:
-        row = self.conn.execute(
-            f"SELECT {self._ENRICH_TEXT} FROM papers WHERE rowid = ?", (rowid,)
-        ).fetchone()
-        extra = self.conn.execute(
-            "SELECT group_concat(repo, char(10)) FROM extra_repos WHERE paper_rowid = ?", (rowid,)
-        ).fetchone()[0]
-        return (*row, extra) if row is not None else None
+    # The stored fields enrichment reads or keeps: what `reenrich` compares before writing.
+    _ENRICH_TEXT = (
+        "title, abstract, keywords, arxiv_id, github_repo, github_stars, enrich_fp, topics"
+    )
 
-    def _enrich_columns_of(self, rowid: int) -> tuple[tuple[Any, ...] | None, dict[str, Any]]:
-        text = self._enrich_text(rowid)
-        return text, self._enrichment_columns(self.stored_paper(rowid), self._extra_repos(rowid))
+    def _enrich_snapshot(self, rowids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
+        """Per paper: the stored fields enrichment reads, its fingerprint and topics, and its
+        extra repos; two queries for the lot."""
+        marks = ",".join("?" * len(rowids))
+        extra: dict[int, list[str]] = {}
+        for rowid, repo in self.conn.execute(
+            f"SELECT paper_rowid, repo FROM extra_repos WHERE paper_rowid IN ({marks}) "
+            "ORDER BY paper_rowid, url",
+            rowids,
+        ):
+            extra.setdefault(rowid, []).append(repo)
+        return {
+            row[0]: (*row[1:], tuple(extra.get(row[0], ())))
+            for row in self.conn.execute(
+                f"SELECT rowid, {self._ENRICH_TEXT} FROM papers WHERE rowid IN ({marks})", rowids
+            )
+        }
 
-    def _stored_papers(self, rowids: Sequence[int]) -> list[Paper]:
-        return [self.stored_paper(rowid) for rowid in rowids]
+    def _enrich_inputs(self, chunk: Sequence[tuple[int, frozenset[str]]]) -> list[_EnrichInput]:
+        """What enriching each paper of `chunk` again needs, read in three queries."""
+        rowids = [rowid for rowid, _ in chunk]
+        snapshot = self._enrich_snapshot(rowids)
+        marks = ",".join("?" * len(rowids))
+        papers = {
+            int(row["rowid"]): self._row_to_paper(dict(row))
+            for row in self.conn.execute(
+                f"SELECT rowid, * FROM papers WHERE rowid IN ({marks})", rowids
+            )
+        }
+        inputs = []
+        for rowid, components in chunk:
+            seen = snapshot.get(rowid)
+            if seen is None:
+                continue  # gone since
+            extra = [Repo.model_validate_json(repo) for repo in seen[-1]]
+            topics = json.loads(seen[-2] or "[]")
+            inputs.append(_EnrichInput(rowid, seen, (papers[rowid], extra, components, topics)))
+        return inputs
+
+    def _write_reenriched(
+        self, inputs: Sequence[_EnrichInput], results: Sequence[dict[str, Any]]
+    ) -> None:
+        """Write re-enriched components (`results`: their encoded columns) in one short
+        transaction: only the columns that were re-run, the paper's topics only when they
+        changed. A paper whose stored fields changed since they were read is enriched
+        again, in full, here."""
+        from digest_tui.enrich.pipeline import encode_columns
+
+        assert self.enricher is not None
+        fingerprint = self.enricher.fingerprint
+        updates: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        new_topics: list[tuple[int, list[str]]] = []
+        with transaction(self.conn):
+            now = self._enrich_snapshot([item.rowid for item in inputs]) if inputs else {}
+            for item, encoded in zip(inputs, results, strict=True):
+                current = now.get(item.rowid)
+                if current is None:
+                    continue  # gone since
+                columns = dict(encoded)
+                if current != item.snapshot:  # changed since: enrich it again, in full
+                    paper = self.stored_paper(item.rowid)
+                    fields = self.enricher.compute_parts(
+                        paper, self._extra_repos(item.rowid), self.enricher.stale_components(None)
+                    )
+                    columns = encode_columns(fields)
+                columns["enrich_fp"] = fingerprint
+                updates.setdefault(tuple(columns), []).append((*columns.values(), item.rowid))
+                # (`current[-2]`: the topics stored now, as their JSON)
+                if "topics" in columns and columns["topics"] != current[-2]:
+                    new_topics.append((item.rowid, json.loads(columns["topics"])))
+            for names, values in updates.items():
+                assignments = ", ".join(f"{name} = ?" for name in names)
+                self.conn.executemany(f"UPDATE papers SET {assignments} WHERE rowid = ?", values)
+            self.conn.executemany(
+                "DELETE FROM paper_topics WHERE paper_rowid = ?", [(r,) for r, _ in new_topics]
+            )
+            self.conn.executemany(
+                "INSERT INTO paper_topics (topic, paper_rowid) VALUES (?, ?)",
+                [(topic, rowid) for rowid, topics in new_topics for topic in topics],
+            )
 
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
         """Attach repos from another source (PwC import, the user); re-enrich; return added."""
@@ -864,6 +940,15 @@ class Library:
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+
+class _EnrichInput(NamedTuple):
+    """One stored paper to enrich again: the stored fields it was read with (compared before
+    writing) and the task for `Enricher.compute_parts`."""
+
+    rowid: int
+    snapshot: tuple[Any, ...]
+    task: PartsTask
 
 
 def _kept_warning(paper: Paper, existing: sqlite3.Row, kept: list[str]) -> ImportWarning:
