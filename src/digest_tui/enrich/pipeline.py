@@ -35,7 +35,8 @@ from digest_tui.models import Paper, Repo
 ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants); 3: blind3 cues
 # Bump one of these instead when only that component's code changes its output: only that
 # component is re-run on the stored papers.
-COMPONENT_VERSIONS = {"topics": "1", "links": "1", "hardware": "1"}
+# hardware 2: the fourth-split classes (counts in K, multi-node cues, pre-training compute).
+COMPONENT_VERSIONS = {"topics": "1", "links": "1", "hardware": "2"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)
