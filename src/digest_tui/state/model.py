@@ -109,7 +109,8 @@ class Op:
             raise OpFormatError(f"{where}: op_id must be '<device>:<counter>'")
         if get("v", OP_FORMAT) != OP_FORMAT:
             raise OpFormatError(f"{where}: op format {get('v')!r} is not {OP_FORMAT}")
-        device, counter = match.group(1), int(match.group(2))
+        device: str = match.group(1)
+        counter = int(match.group(2))
         if get("device") != device or get("counter") != counter:
             raise OpFormatError(f"{where}: device/counter do not match op_id")
         raw_hlc = get("hlc")
