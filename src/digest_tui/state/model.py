@@ -94,8 +94,9 @@ class Op:
         """Validate an op read from elsewhere; raise OpFormatError naming what is wrong.
 
         `shared` (a dict the caller keeps for a batch of ops) makes ops that name the same
-        device, kind or paper hold one object for it instead of one copy each: a merge holds
-        its downloaded ops until it applies them.
+        device, kind or paper, or carry the same one-field payload, hold one object for it
+        instead of one copy each: a merge holds its downloaded ops until it applies them.
+        Payloads are never changed once read, so sharing them is safe.
         """
         # A merge validates every op it reads (100,000 in a fresh machine's first sync): the
         # checks below test `type(x) is dict` before the far slower `isinstance(x, Mapping)`
@@ -144,6 +145,12 @@ class Op:
             kind = shared.setdefault(kind, kind)
             if paper is not None:
                 paper = shared.setdefault(paper, paper)
+            if len(payload) == 1 and type(payload) is dict:
+                # {"value": true}, {"tag": "to-read"}: most payloads repeat. The value's type is
+                # part of the key, so {"value": 1} never stands in for {"value": true}.
+                ((name, value),) = payload.items()
+                if type(value) is bool or type(value) is str:
+                    payload = shared.setdefault((name, value, type(value)), payload)
         op = cls(op_id, device, counter, hlc, kind, paper, list_id, payload, created_at)
         if kind in KNOWN_KINDS:
             check_payload(op, where)
@@ -160,11 +167,12 @@ def _paper_ref_from_json(raw: Any, where: str) -> PaperRef | None:
         return None
     if type(raw) is dict:  # what JSON gives: one pass with no error to word
         ref_id, key, arxiv = raw.get("id"), raw.get("title_key"), raw.get("arxiv")
+        # `_ref_part`'s test written out: this runs for every op of a merge.
         if (
             (ref_id is not None or key is not None)
-            and _ref_part(ref_id)
-            and _ref_part(key)
-            and _ref_part(arxiv)
+            and (ref_id is None or (type(ref_id) is str and 0 < len(ref_id) <= 300))
+            and (key is None or (type(key) is str and 0 < len(key) <= 300))
+            and (arxiv is None or (type(arxiv) is str and 0 < len(arxiv) <= 300))
         ):
             return PaperRef(ref_id, key, arxiv)
     if not isinstance(raw, Mapping):

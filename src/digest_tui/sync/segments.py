@@ -191,8 +191,14 @@ def encode_segment(device: str, ops: Sequence[Op], first: int, last: int) -> Seg
     return Segment(device, SegmentName(first, last, digest), data, len(ops))
 
 
-def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
-    """Every op of a downloaded segment, or SegmentError: the whole file or nothing."""
+def decode_segment(
+    device: str, name: str, data: bytes, shared: dict[Any, Any] | None = None
+) -> list[Op]:
+    """Every op of a downloaded segment, or SegmentError: the whole file or nothing.
+
+    `shared`: the `Op.from_json` dict of objects the ops of one batch share (a fresh one for
+    this segment when not given).
+    """
     where = f"{segment_dir(device)}/{name}"
     parsed = SegmentName.parse(name)
     if parsed is None:
@@ -228,7 +234,8 @@ def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
     ops: list[Op] = []
     seen: set[str] = set()
     raw_decode = _DECODER.raw_decode
-    shared: dict[Any, Any] = {}
+    if shared is None:
+        shared = {}
     for number, line in enumerate(lines[1:], start=2):
         # The common line (one clean JSON object, a few brackets) costs one C call; anything
         # else (padding, errors, deep nesting) takes `_json_line`, which words the problem.
