@@ -73,16 +73,9 @@ _INSERT = (
 )
 
 
-def _insert_row(
-    op: Op,
-    origin: str,
-    synced: bool,
-    paper_rowid: int | None,
-    identity: tuple[Any, ...] | None = None,
-    received_at: str | None = None,
-) -> tuple[Any, ...]:
-    """The values of `_INSERT` for `op`; `identity` is `_identity(op)` when already known."""
-    hlc, kind, paper_id, key, arxiv, list_id, payload = identity or _identity(op)
+def _insert_row(op: Op, origin: str, synced: bool, paper_rowid: int | None) -> tuple[Any, ...]:
+    """The values of `_INSERT` for `op` (apply_ops builds the same tuple inline)."""
+    hlc, kind, paper_id, key, arxiv, list_id, payload = _identity(op)
     return (
         op.op_id,
         op.device,
@@ -95,7 +88,7 @@ def _insert_row(
         list_id,
         payload,
         op.created_at,
-        received_at or _iso(system_wall_ms()),
+        _iso(system_wall_ms()),
         origin,
         int(synced),
         paper_rowid,
@@ -213,22 +206,28 @@ def _apply(
     # Keyed by id(): every payload stays alive in `batch` while this dict is used.
     texts: dict[int, str] = {}
     ref_rowids: dict[int, Any] = {}  # id(PaperRef) -> its rowid; each ref alive in `batch`
+    # Copies of one op id met in this batch: the op itself, its identity built only if a
+    # second copy turns up (a fresh machine's merge never builds one).
+    first_copies: dict[str, Op] = {}
+    no_ref = _NO_PAPER
     for op in batch:
         payload = op.payload
         text = texts.get(id(payload))
         if text is None:
             text = texts[id(payload)] = canonical_json(dict(payload))
-        identity = _identity(op, text)
-        existing = known.get(op.op_id)
+        op_id = op.op_id
+        existing = known.get(op_id)
+        if existing is None and op_id in first_copies:
+            existing = _identity(first_copies[op_id])
         if existing is not None:
-            if existing != identity:
+            if existing != _identity(op, text):
                 raise OpsError(
-                    f"op {op.op_id} arrived with different content than the stored copy "
+                    f"op {op_id} arrived with different content than the stored copy "
                     "(two devices with one id, or corrupt data); nothing was applied"
                 )
             report.duplicates += 1
             continue
-        known[op.op_id] = identity  # a second copy later in this batch is a duplicate
+        first_copies[op_id] = op  # a second copy later in this batch is a duplicate
         rowid = None
         ref = op.paper
         if ref is not None:
@@ -244,8 +243,25 @@ def _apply(
         if own:
             # Our own op coming back (e.g. this library was restored): never reuse its counter.
             last_seq = max(last_seq, op.counter)
-        rows.append(
-            _insert_row(op, "local" if own else "remote", True, rowid, identity, received_at)
+        named = ref or no_ref
+        rows.append(  # the columns of _INSERT
+            (
+                op_id,
+                op.device,
+                op.counter,
+                op.hlc,
+                op.kind,
+                named.id,
+                named.title_key,
+                named.arxiv,
+                op.list_id,
+                text,
+                op.created_at,
+                received_at,
+                "local" if own else "remote",
+                1,  # synced: it came from the remote (or is ours coming back)
+                rowid,
+            )
         )
         report.applied += 1
         if op.paper is not None and rowid is None:

@@ -136,15 +136,13 @@ class Op:
         created_at = get("created_at")
         if not isinstance(created_at, str) or len(created_at) > 64:
             raise OpFormatError(f"{where}: bad created_at")
-        paper = _paper_ref_from_json(get("paper"), where)
+        paper = _paper_ref_from_json(get("paper"), where, shared)
         list_id = get("list")
         if list_id is not None and (not isinstance(list_id, str) or not 0 < len(list_id) <= 64):
             raise OpFormatError(f"{where}: bad list id {list_id!r}")
         if shared is not None:
             device = shared.setdefault(device, device)
             kind = shared.setdefault(kind, kind)
-            if paper is not None:
-                paper = shared.setdefault(paper, paper)
             if len(payload) == 1 and type(payload) is dict:
                 # {"value": true}, {"tag": "to-read"}: most payloads repeat. The value's type is
                 # part of the key, so {"value": 1} never stands in for {"value": true}.
@@ -162,7 +160,9 @@ def _ref_part(value: Any) -> bool:
     return value is None or (isinstance(value, str) and 0 < len(value) <= 300)
 
 
-def _paper_ref_from_json(raw: Any, where: str) -> PaperRef | None:
+def _paper_ref_from_json(
+    raw: Any, where: str, shared: dict[Any, Any] | None = None
+) -> PaperRef | None:
     if raw is None:
         return None
     if type(raw) is dict:  # what JSON gives: one pass with no error to word
@@ -174,7 +174,15 @@ def _paper_ref_from_json(raw: Any, where: str) -> PaperRef | None:
             and (key is None or (type(key) is str and 0 < len(key) <= 300))
             and (arxiv is None or (type(arxiv) is str and 0 < len(arxiv) <= 300))
         ):
-            return PaperRef(ref_id, key, arxiv)
+            if shared is None:
+                return PaperRef(ref_id, key, arxiv)
+            # Looked up by a tuple of its (checked) parts: hashing a tuple of strings is C,
+            # hashing the dataclass is Python.
+            parts = ("paper", ref_id, key, arxiv)
+            ref: PaperRef | None = shared.get(parts)
+            if ref is None:
+                ref = shared[parts] = PaperRef(ref_id, key, arxiv)
+            return ref
     if not isinstance(raw, Mapping):
         raise OpFormatError(f"{where}: paper must be an object")
     values = []

@@ -225,6 +225,8 @@ class Receiver:
         if held:
             report.skipped.append(Skipped(path, "future", self._held_reason(held, ops)))
         stored = self.ctx.ledger.stored_ops([op.op_id for op in ops])
+        if not held and not vouch and not stored:
+            return list(ops), [], True  # the usual file: nothing to compare, all of it applies
         apply: list[Op] = []
         replace: list[Op] = []
         contested: list[Op] = []
