@@ -27,8 +27,10 @@ from digest_tui.sync.segments import (
 )
 
 # Downloaded ops applied in one transaction. Each batch recomputes every paper it touches from
-# all of that paper's ops so far, so larger batches re-read fewer ops: 10 devices x 10,000 ops
-# took 5.8 s of CPU in batches of 20,000 and 4.5 s in batches of 50,000 (~30 MB of ops held).
+# all of that paper's ops so far (and re-indexes its search text), so larger batches redo less:
+# 10 devices x 10,000 ops took 5.8 s of CPU in batches of 20,000 and 4.5 s in batches of
+# 50,000. Ops of a batch share their repeated objects (`_shared`), ~500 bytes per held op, so
+# 100,000 hold what 50,000 held before that (~50 MB).
 BATCH_OPS = 100_000
 MANIFEST_RECHECK_SECONDS = 3600  # read a manifest this old again even if its ETag is the same
 
