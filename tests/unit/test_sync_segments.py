@@ -159,3 +159,58 @@ def test_manifest_round_trip_and_validation():
             Manifest.parse(json.dumps({**body, **change}).encode(), "dev1", "m")
     with pytest.raises(SegmentError, match="not valid JSON"):
         Manifest.parse(manifest.to_bytes()[:20], "dev1", "m")
+
+
+def _segment_of_lines(device: str, lines: list[str], first: int, last: int) -> tuple[str, bytes]:
+    header = json.dumps(
+        {"segment": 1, "device": device, "first": first, "last": last, "count": len(lines)},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    data = gzip.compress(("\n".join([header, *lines]) + "\n").encode())
+    return _renamed(data, first, last), data
+
+
+def test_ops_decoded_together_share_repeated_objects_but_never_mix_values_of_other_types():
+    ops = make_ops(n=4)
+    # Ops of a kind this version does not know keep any payload: {"value": 1} equals
+    # {"value": true} in Python, and must still not be handed the bookmark's payload.
+    future = [
+        dataclasses.replace(ops[2], kind="future_kind", payload={"value": 1}),
+        dataclasses.replace(ops[3], kind="future_kind", payload={"value": "true"}),
+    ]
+    shared: dict = {}
+    first = encode_segment("dev1", ops[:2], 1, 2)
+    second = encode_segment("dev1", future, 3, 4)
+    decoded = decode_segment("dev1", first.name.name, first.data, shared)
+    decoded += decode_segment("dev1", second.name.name, second.data, shared)
+    assert [type(op.payload["value"]) for op in decoded] == [bool, bool, int, str]
+    assert [op.payload["value"] for op in decoded] == [True, False, 1, "true"]
+    # One object per distinct paper, device and payload across both segments.
+    assert all(op.paper is decoded[0].paper for op in decoded)
+    assert all(op.device is decoded[0].device for op in decoded)
+    again = decode_segment("dev1", first.name.name, first.data, shared)
+    assert [op.payload for op in again] == [op.payload for op in decoded[:2]]
+    assert again[0].payload is decoded[0].payload
+
+
+def test_a_line_is_read_as_before_padding_allowed_trailing_text_and_deep_nesting_refused():
+    ops = make_ops(n=3)
+    lines = [json.dumps(op.to_json(), sort_keys=True, separators=(",", ":")) for op in ops[:3]]
+    padded = [f"  {lines[0]} ", lines[1], lines[2]]
+    name, data = _segment_of_lines("dev1", padded, 1, 3)
+    assert decode_segment("dev1", name, data) == ops[:3]
+
+    trailing = [lines[0], lines[1] + " {}", lines[2]]
+    name, data = _segment_of_lines("dev1", trailing, 1, 3)
+    with pytest.raises(SegmentError, match="line 3: not JSON"):
+        decode_segment("dev1", name, data)
+
+    nested = {**ops[2].to_json(), "kind": "future_kind"}
+    value: list = [1]
+    for _ in range(40):
+        value = [value]
+    nested["payload"] = {"x": value}
+    name, data = _segment_of_lines("dev1", [lines[0], lines[1], json.dumps(nested)], 1, 3)
+    with pytest.raises(SegmentError, match="line 4: nested more than 32 levels"):
+        decode_segment("dev1", name, data)

@@ -73,16 +73,9 @@ _INSERT = (
 )
 
 
-def _insert_row(
-    op: Op,
-    origin: str,
-    synced: bool,
-    paper_rowid: int | None,
-    identity: tuple[Any, ...] | None = None,
-    received_at: str | None = None,
-) -> tuple[Any, ...]:
-    """The values of `_INSERT` for `op`; `identity` is `_identity(op)` when already known."""
-    hlc, kind, paper_id, key, arxiv, list_id, payload = identity or _identity(op)
+def _insert_row(op: Op, origin: str, synced: bool, paper_rowid: int | None) -> tuple[Any, ...]:
+    """The values of `_INSERT` for `op` (apply_ops builds the same tuple inline)."""
+    hlc, kind, paper_id, key, arxiv, list_id, payload = _identity(op)
     return (
         op.op_id,
         op.device,
@@ -95,7 +88,7 @@ def _insert_row(
         list_id,
         payload,
         op.created_at,
-        received_at or _iso(system_wall_ms()),
+        _iso(system_wall_ms()),
         origin,
         int(synced),
         paper_rowid,
@@ -208,37 +201,77 @@ def _apply(
     rows: list[tuple[Any, ...]] = []
     # The new paper ops as derive reads them, so recompute does not read them back (Arrived).
     fresh: dict[int, list[OpRow]] = {}
+    # Canonical payload text by payload object: ops decoded together share their repeated
+    # payloads (Op.from_json's `shared`), so {"value":true} is encoded once, not 30,000 times.
+    # Keyed by id(): every payload stays alive in `batch` while this dict is used.
+    texts: dict[int, str] = {}
+    ref_rowids: dict[int, Any] = {}  # id(PaperRef) -> its rowid; each ref alive in `batch`
+    # Copies of one op id met in this batch: the op itself, its identity built only if a
+    # second copy turns up (a fresh machine's merge never builds one).
+    first_copies: dict[str, Op] = {}
+    no_ref = _NO_PAPER
     for op in batch:
-        existing = known.get(op.op_id)
-        identity = _identity(op)
+        payload = op.payload
+        text = texts.get(id(payload))
+        if text is None:
+            text = texts[id(payload)] = canonical_json(dict(payload))
+        op_id = op.op_id
+        existing = known.get(op_id)
+        if existing is None and op_id in first_copies:
+            existing = _identity(first_copies[op_id])
         if existing is not None:
-            if existing != identity:
+            if existing != _identity(op, text):
                 raise OpsError(
-                    f"op {op.op_id} arrived with different content than the stored copy "
+                    f"op {op_id} arrived with different content than the stored copy "
                     "(two devices with one id, or corrupt data); nothing was applied"
                 )
             report.duplicates += 1
             continue
-        known[op.op_id] = identity  # a second copy later in this batch is a duplicate
+        first_copies[op_id] = op  # a second copy later in this batch is a duplicate
         rowid = None
-        if op.paper is not None:
-            if op.paper not in rowids:
-                rowids[op.paper] = resolve_ref(conn, op.paper)
-            rowid = rowids[op.paper]
+        ref = op.paper
+        if ref is not None:
+            # By object first: ops decoded together share one PaperRef per paper, and hashing
+            # a dataclass runs Python code; an equal reference in another object still
+            # resolves once through `rowids`.
+            rowid = ref_rowids.get(id(ref), _UNRESOLVED)
+            if rowid is _UNRESOLVED:
+                if ref not in rowids:
+                    rowids[ref] = resolve_ref(conn, ref)
+                rowid = ref_rowids[id(ref)] = rowids[ref]
         own = op.device == clock.device
         if own:
             # Our own op coming back (e.g. this library was restored): never reuse its counter.
             last_seq = max(last_seq, op.counter)
-        rows.append(
-            _insert_row(op, "local" if own else "remote", True, rowid, identity, received_at)
+        named = ref or no_ref
+        rows.append(  # the columns of _INSERT
+            (
+                op_id,
+                op.device,
+                op.counter,
+                op.hlc,
+                op.kind,
+                named.id,
+                named.title_key,
+                named.arxiv,
+                op.list_id,
+                text,
+                op.created_at,
+                received_at,
+                "local" if own else "remote",
+                1,  # synced: it came from the remote (or is ours coming back)
+                rowid,
+            )
         )
         report.applied += 1
         if op.paper is not None and rowid is None:
             report.pending += 1
-        affected.add(op, rowid)
-        if rowid is not None and op.list_id is None:
+        if op.list_id is not None:
+            affected.lists.add(op.list_id)
+        elif rowid is not None:
+            affected.papers.add(rowid)
             fresh.setdefault(rowid, []).append(
-                (op.op_id, op.device, op.hlc, op.kind, op.payload, op.created_at, rowid)
+                (op.op_id, op.device, op.hlc, op.kind, payload, op.created_at, rowid)
             )
         # Stamps are fixed-width text that sorts as the stamps do (state/clock.py): the
         # newest is found by comparing text, and decoded once.
@@ -304,8 +337,9 @@ def replace_op(
     return report
 
 
-def _identity(op: Op) -> tuple[Any, ...]:
-    ref = op.paper or PaperRef(None, None, None)
+def _identity(op: Op, payload_text: str | None = None) -> tuple[Any, ...]:
+    """What must match between two copies of one op; `payload_text` when already encoded."""
+    ref = op.paper or _NO_PAPER
     return (
         op.hlc,
         op.kind,
@@ -313,8 +347,12 @@ def _identity(op: Op) -> tuple[Any, ...]:
         ref.title_key,
         ref.arxiv,
         op.list_id,
-        canonical_json(dict(op.payload)),
+        canonical_json(dict(op.payload)) if payload_text is None else payload_text,
     )
+
+
+_NO_PAPER = PaperRef(None, None, None)
+_UNRESOLVED = object()
 
 
 # ---- exchanging ops ------------------------------------------------------------------------

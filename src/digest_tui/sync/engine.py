@@ -42,6 +42,7 @@ from digest_tui.state.clock import system_wall_ms
 from digest_tui.sync import compaction, ownership
 from digest_tui.sync.context import MAX_DRIFT_MS, SyncContext
 from digest_tui.sync.exchange import Receiver, skip_stray
+from digest_tui.sync.gc_pause import collection_paused
 from digest_tui.sync.ledger import Ledger, configured_remote
 from digest_tui.sync.publish import Publisher
 from digest_tui.sync.remote import Entry, Remote
@@ -172,7 +173,7 @@ class SyncEngine:
         before = remote.requests
         report = SyncReport(remote=remote.description, device=self.device)
         try:
-            with self.exclusive():
+            with self.exclusive(), collection_paused():
                 self._sync(
                     self._context(remote), report, full=full, compact=compact, reclaim=reclaim
                 )

@@ -4,6 +4,7 @@ whole and apply it (docs/sync.md, "One sync", step 3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from digest_tui.errors import ClockError, OpsError, RemoteNotFound, RemoteTooLarge, SegmentError
 from digest_tui.state.clock import Stamp
@@ -26,9 +27,11 @@ from digest_tui.sync.segments import (
 )
 
 # Downloaded ops applied in one transaction. Each batch recomputes every paper it touches from
-# all of that paper's ops so far, so larger batches re-read fewer ops: 10 devices x 10,000 ops
-# took 5.8 s of CPU in batches of 20,000 and 4.5 s in batches of 50,000 (~30 MB of ops held).
-BATCH_OPS = 50_000
+# all of that paper's ops so far (and re-indexes its search text), so larger batches redo less:
+# 10 devices x 10,000 ops took 5.8 s of CPU in batches of 20,000 and 4.5 s in batches of
+# 50,000. Ops of a batch share their repeated objects (`_shared`), ~500 bytes per held op, so
+# 100,000 hold what 50,000 held before that (~50 MB).
+BATCH_OPS = 100_000
 MANIFEST_RECHECK_SECONDS = 3600  # read a manifest this old again even if its ETag is the same
 
 
@@ -64,6 +67,9 @@ class Receiver:
         self.ctx = ctx
         self._batch: list[Downloaded] = []
         self._batch_ops = 0
+        # Objects the ops of the batch share (Op.from_json): one per paper, device, kind and
+        # repeated payload, across all of the batch's segments. Dropped with the batch.
+        self._shared: dict[Any, Any] = {}
 
     def visit_peer(self, device: str, entry: Entry, report: SyncReport, *, full: bool) -> None:
         ctx = self.ctx
@@ -197,7 +203,7 @@ class Receiver:
             report.skipped.append(Skipped(path, "oversized", str(exc)))
             return None
         try:
-            return decode_segment(device, entry.name, data), len(data)
+            return decode_segment(device, entry.name, data, self._shared), len(data)
         except SegmentError as exc:
             report.skipped.append(Skipped(path, "corrupt", f"{exc}; nothing of it was applied"))
             return None
@@ -221,6 +227,8 @@ class Receiver:
         if held:
             report.skipped.append(Skipped(path, "future", self._held_reason(held, ops)))
         stored = self.ctx.ledger.stored_ops([op.op_id for op in ops])
+        if not held and not vouch and not stored:
+            return list(ops), [], True  # the usual file: nothing to compare, all of it applies
         apply: list[Op] = []
         replace: list[Op] = []
         contested: list[Op] = []
@@ -292,6 +300,7 @@ class Receiver:
         once per segment. Each segment is recorded as applied in the same transaction.
         """
         batch, self._batch, self._batch_ops = self._batch, [], 0
+        self._shared = {}
         if not batch:
             return
         self.ctx.progress(f"applying {sum(len(d.ops) for d in batch)} ops")

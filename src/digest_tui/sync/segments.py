@@ -191,8 +191,14 @@ def encode_segment(device: str, ops: Sequence[Op], first: int, last: int) -> Seg
     return Segment(device, SegmentName(first, last, digest), data, len(ops))
 
 
-def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
-    """Every op of a downloaded segment, or SegmentError: the whole file or nothing."""
+def decode_segment(
+    device: str, name: str, data: bytes, shared: dict[Any, Any] | None = None
+) -> list[Op]:
+    """Every op of a downloaded segment, or SegmentError: the whole file or nothing.
+
+    `shared`: the `Op.from_json` dict of objects the ops of one batch share (a fresh one for
+    this segment when not given).
+    """
     where = f"{segment_dir(device)}/{name}"
     parsed = SegmentName.parse(name)
     if parsed is None:
@@ -227,10 +233,21 @@ def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
         )
     ops: list[Op] = []
     seen: set[str] = set()
+    raw_decode = _DECODER.raw_decode
+    if shared is None:
+        shared = {}
     for number, line in enumerate(lines[1:], start=2):
-        item = _json_line(line, where, number)
+        # The common line (one clean JSON object, a few brackets) costs one C call; anything
+        # else (padding, errors, deep nesting) takes `_json_line`, which words the problem.
         try:
-            op = Op.from_json(item)
+            item, end = raw_decode(line)
+            clean = end == len(line)
+        except (ValueError, RecursionError):
+            clean = False
+        if not clean or line.count("[") + line.count("{") > MAX_OP_DEPTH:
+            item = _json_line(line, where, number)
+        try:
+            op = Op.from_json(item, shared)
         except OpFormatError as exc:
             raise SegmentError(f"{where}: line {number}: {exc}") from exc
         if op.device != device or not parsed.first <= op.counter <= parsed.last:
@@ -242,6 +259,9 @@ def decode_segment(device: str, name: str, data: bytes) -> list[Op]:
         seen.add(op.op_id)
         ops.append(op)
     return ops
+
+
+_DECODER = json.JSONDecoder()
 
 
 def _json_line(line: str, where: str, number: int) -> Any:
