@@ -73,6 +73,7 @@ from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
+from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
 if TYPE_CHECKING:  # the lists screen loads when `L` first opens it
@@ -195,7 +196,9 @@ class DigestApp(App[int]):
             yield NavTree(id="nav")
             with Vertical(id="middle"):
                 yield Static(Text("Loading library…"), id="list-title")
-                yield Input(placeholder='search: words, "phrase", topic:moe has:code…', id="search")
+                yield SearchBox(
+                    placeholder='search: words, "phrase", topic:moe has:code…', id="search"
+                )
                 yield SearchNotes(id="search-notes")
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
