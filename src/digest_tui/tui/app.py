@@ -467,6 +467,11 @@ class DigestApp(App[int]):
 
     def on_paper_loaded(self, message: msg.PaperLoaded) -> None:
         paper = message.paper
+        if self._overtaken(paper):
+            # Typing moved the cursor to another paper since this one was asked for (a burst
+            # of keys): drawing it would cost a render and a layout pass for a panel that is
+            # replaced at once; the newer paper's load is already under way.
+            return
         panel = self.main_screen.query_one(PaperPanel)
         panel.health = message.health
         panel.show_paper(paper)
@@ -477,6 +482,14 @@ class DigestApp(App[int]):
             self._refresh_health(paper)
         if paper is not None:
             self._load_extras(paper)  # similar, weights & data, readiness (paper_extras.py)
+
+    def _overtaken(self, paper: PaperView | None) -> bool:
+        """Whether a paper loaded for the panel is no longer the one under the list's cursor
+        (the full-screen paper is always current: keys there reload it)."""
+        if paper is None or isinstance(self.screen, PaperScreen):
+            return False
+        current = self.main_screen.query_one(PaperList).current
+        return current is not None and current.id != paper.id
 
     def _schedule_auto_read(self, paper: PaperView | None) -> None:
         """With `auto_read_seconds` set, a paper left open that long is marked read."""
