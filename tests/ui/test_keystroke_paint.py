@@ -15,9 +15,11 @@ from textual.screen import Screen
 from digest_tui.config import AppContext
 from digest_tui.tui import messages as msg
 from digest_tui.tui.app import DigestApp
+from digest_tui.tui.library_service import ListWindow
 from digest_tui.tui.paper_extras import ExtrasLoaded, PaperExtras
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperBody, PaperPanel
+from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
 from tests.support.pilot import settle
 
@@ -55,6 +57,10 @@ async def test_typing_that_changes_no_size_reflows_nothing(
         await settle(pilot)
         papers = app.query_one(PaperList)
         assert papers.count == 0
+        # A start-up toast timing out meanwhile (a loaded machine) would be a layout pass of
+        # its own: none is left to expire.
+        app.clear_notifications()
+        await settle(pilot)
         with layout_passes(monkeypatch) as passes:
             await pilot.press("y", "w")
             await settle(pilot)
@@ -75,6 +81,8 @@ async def test_a_new_list_length_moves_the_scrollbar_without_a_layout_pass(
         everything = papers.count
         assert everything > papers.size.height and papers.show_vertical_scrollbar
         shorter = papers.rowids[: papers.size.height + 5]
+        app.clear_notifications()
+        await settle(pilot)
         with layout_passes(monkeypatch) as passes:
             papers.set_window(shorter, {})
             await pilot.pause()
@@ -180,3 +188,34 @@ def _text(widget: SearchNotes) -> str:
 def _body_text(app: DigestApp) -> str:
     body = app.query_one(PaperBody)
     return "\n".join(strip.text for strip in body.render_lines(body.region.reset_offset))
+
+
+async def test_an_answer_that_a_queued_keystroke_replaces_is_not_painted(home: Path) -> None:
+    app = app_without_network(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"kern")
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        kern = list(papers.rowids)
+        assert kern
+        painted: list[int] = []
+        show_rows = app._show_rows
+
+        def recording(window: ListWindow) -> None:
+            painted.append(len(window.rowids))
+            show_rows(window)
+
+        app._show_rows = recording  # type: ignore[method-assign]
+        nothing = await asyncio.to_thread(app.service.list_window, app.selection, "zzqx", None)
+        # A key lands in the box (its Changed is queued for the app), and an answer for the
+        # current request arrives before the app has handled that key.
+        app.query_one("#search", SearchBox).value = "kerne"
+        app.post_message(msg.RowsLoaded(nothing, app._rows_request))
+        await settle(pilot)
+        assert 0 not in painted  # the answer overtaken by the queued key never showed
+        assert painted and papers.count == painted[-1]
+        expected = await asyncio.to_thread(
+            app.service.list_window, app.selection, "kerne", app.sort
+        )
+        assert list(papers.rowids) == list(expected.rowids)

@@ -441,7 +441,15 @@ class DigestApp(App[int]):
     def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
         if message.request != self._rows_request:
             return  # the list of an older request (typing ran ahead of it)
+        if self._keystroke_pending():
+            # A key already in the box has not been searched yet (a burst: its Changed is
+            # still queued behind this answer): painting would show a list replaced at once.
+            return
         self._show_rows(message.window)
+
+    def _keystroke_pending(self) -> bool:
+        """Whether the search box holds text the app has not asked for a list yet."""
+        return self.main_screen.query_one("#search", Input).value != self.search_text
 
     def on_scope_loaded(self, message: msg.ScopeLoaded) -> None:
         if message.request == self._rows_request:
