@@ -8,7 +8,10 @@ time from `pilot.press(char)` until
 - rows: the list has been given the list *for the text typed so far* (its ordered rowids and
   the rows of the first screen, `DigestApp._show_rows`; results of an older query that arrive
   late do not count), and
-- painted: the frame showing them has been composed (a `call_after_refresh` callback).
+- painted: the frame showing them has been composed (a `call_after_refresh` callback);
+- the CPU time spent meanwhile, by the UI thread alone (`time.thread_time` in the event loop's
+  thread: the app's own cost, without the query, which runs in worker threads) and by the
+  whole process. On a loaded machine wall time mostly measures the scheduler; CPU does not.
 The next key is pressed only once the previous one's rows are painted ("one key at a time").
 
 A second measure types each query in one burst (all keys, no waiting) and times until the rows
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -45,6 +49,9 @@ class Recorder:
         self.by_list: dict[int, str] = {}
         self.shown: dict[str, float] = {}
         self.painted: dict[str, float] = {}
+        # CPU seconds at paint: the UI thread's own (the app's cost, not the query's, which
+        # runs in worker threads) and the whole process's (UI + workers).
+        self.painted_cpu: dict[str, tuple[float, float]] = {}
         self.row_counts: dict[str, int] = {}
         self.error: BaseException | None = None
         service_window = app.service.list_window
@@ -73,11 +80,14 @@ class Recorder:
         app._show_rows = shown  # type: ignore[method-assign]
 
     def _painted(self, search: str) -> None:
+        if search not in self.painted:
+            self.painted_cpu[search] = (time.thread_time(), time.process_time())
         self.painted.setdefault(search, time.perf_counter())
 
     def forget(self, search: str) -> None:
         self.shown.pop(search, None)
         self.painted.pop(search, None)
+        self.painted_cpu.pop(search, None)
 
     async def wait_painted(self, search: str) -> float:
         deadline = time.perf_counter() + TIMEOUT_S
@@ -93,6 +103,8 @@ class Recorder:
 async def run(papers: int, rounds: int) -> dict[str, Any]:
     per_key_rows: list[float] = []
     per_key_painted: list[float] = []
+    per_key_ui_cpu: list[float] = []
+    per_key_cpu: list[float] = []
     per_length: dict[int, list[float]] = {}
     burst: list[float] = []
     clear: list[float] = []
@@ -117,10 +129,14 @@ async def run(papers: int, rounds: int) -> dict[str, Any]:
                             typed = query[:length]
                             recorder.forget(typed)
                             started = time.perf_counter()
+                            ui_cpu, cpu = time.thread_time(), time.process_time()
                             await pilot.press(typed[-1] if typed[-1] != " " else "space")
                             painted = await recorder.wait_painted(typed)
                             per_key_rows.append(recorder.shown[typed] - started)
                             per_key_painted.append(painted - started)
+                            ui_cpu_end, cpu_end = recorder.painted_cpu[typed]
+                            per_key_ui_cpu.append(ui_cpu_end - ui_cpu)
+                            per_key_cpu.append(cpu_end - cpu)
                             per_length.setdefault(length, []).append(painted - started)
                             counts[typed] = recorder.row_counts[typed]
                             assert len(paper_list.rows) == counts[typed]
@@ -147,6 +163,8 @@ async def run(papers: int, rounds: int) -> dict[str, Any]:
         "app_ready_s": round(ready_s, 2),
         "per_key_rows": summary_ms(per_key_rows),
         "per_key_painted": summary_ms(per_key_painted),
+        "per_key_ui_thread_cpu": summary_ms(per_key_ui_cpu),
+        "per_key_process_cpu": summary_ms(per_key_cpu),
         "per_length_painted_p50_ms": {
             length: summary_ms(values)["p50_ms"] for length, values in sorted(per_length.items())
         },
@@ -167,6 +185,8 @@ def main() -> int:
     for label, key in (
         ("keystroke -> rows set", "per_key_rows"),
         ("keystroke -> rows painted", "per_key_painted"),
+        ("  its CPU: UI thread (the app's own)", "per_key_ui_thread_cpu"),
+        ("  its CPU: whole process (UI + query)", "per_key_process_cpu"),
         ("whole query typed in a burst -> painted", "burst_typed_query_painted"),
         ("escape (clear) -> full list painted", "escape_to_full_list_painted"),
     ):
@@ -178,6 +198,7 @@ def main() -> int:
     print("  " + ", ".join(f"{k}: {v}" for k, v in result["per_length_painted_p50_ms"].items()))
     print(f"RSS with the app running: {result['rss_mb']} MB")
     print(f"app ready (start-up worker done) after {result['app_ready_s']} s")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     path = write_result(f"keystroke-{args.papers}", result)
     print(f"\nwritten {path}")
     return 0

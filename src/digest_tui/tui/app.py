@@ -14,6 +14,7 @@ service each live in their own module already.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 import threading
 import time
 from array import array
@@ -21,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from rich.text import Text
 from textual import events, on, work
@@ -30,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, TextArea, Tree
+from textual.widgets import Footer, Input, Static, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
@@ -61,22 +62,18 @@ from digest_tui.tui.navigation import (
     views_after,
 )
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
-from digest_tui.tui.screens.editors import (
-    ListPickScreen,
-    NoteEdit,
-    NoteScreen,
-    TagEdit,
-    TagScreen,
-)
-from digest_tui.tui.screens.help import HelpScreen
-from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
+from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
-if TYPE_CHECKING:  # the lists screen loads when `L` first opens it
+if TYPE_CHECKING:
+    # The screens load when first opened, not before the first frame (the editors bring
+    # Textual's TextArea): see _showing.
+    from digest_tui.tui.screens.editors import NoteEdit, TagEdit
     from digest_tui.tui.screens.lists_screen import ListChosen, ListRenamed
+    from digest_tui.tui.screens.paper_screen import PaperScreen
 
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
@@ -98,6 +95,18 @@ _LIST_ONLY_ACTIONS = frozenset(
         "undo_mark_all",
     }
 )
+
+
+def _showing(screen: object, module: str, name: str) -> bool:
+    """Whether `screen` is an instance of the class `name` of the screen module `module`. A
+    module never imported has had no instance yet: checking does not import it, so the
+    modal screens stay off the start-up path (each check runs on every key, too)."""
+    loaded = sys.modules.get(module)
+    return loaded is not None and isinstance(screen, getattr(loaded, name))
+
+
+def _paper_screen_shown(screen: object) -> TypeGuard[PaperScreen]:
+    return _showing(screen, "digest_tui.tui.screens.paper_screen", "PaperScreen")
 
 
 class UnreadViewFound(Message):
@@ -195,7 +204,9 @@ class DigestApp(App[int]):
             yield NavTree(id="nav")
             with Vertical(id="middle"):
                 yield Static(Text("Loading library…"), id="list-title")
-                yield Input(placeholder='search: words, "phrase", topic:moe has:code…', id="search")
+                yield SearchBox(
+                    placeholder='search: words, "phrase", topic:moe has:code…', id="search"
+                )
                 yield SearchNotes(id="search-notes")
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
@@ -430,7 +441,15 @@ class DigestApp(App[int]):
     def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
         if message.request != self._rows_request:
             return  # the list of an older request (typing ran ahead of it)
+        if self._keystroke_pending():
+            # A key already in the box has not been searched yet (a burst: its Changed is
+            # still queued behind this answer): painting would show a list replaced at once.
+            return
         self._show_rows(message.window)
+
+    def _keystroke_pending(self) -> bool:
+        """Whether the search box holds text the app has not asked for a list yet."""
+        return self.main_screen.query_one("#search", Input).value != self.search_text
 
     def on_scope_loaded(self, message: msg.ScopeLoaded) -> None:
         if message.request == self._rows_request:
@@ -464,16 +483,29 @@ class DigestApp(App[int]):
 
     def on_paper_loaded(self, message: msg.PaperLoaded) -> None:
         paper = message.paper
+        if self._overtaken(paper):
+            # Typing moved the cursor to another paper since this one was asked for (a burst
+            # of keys): drawing it would cost a render and a layout pass for a panel that is
+            # replaced at once; the newer paper's load is already under way.
+            return
         panel = self.main_screen.query_one(PaperPanel)
         panel.health = message.health
         panel.show_paper(paper)
-        if isinstance(self.screen, PaperScreen) and paper is not None:
+        if _paper_screen_shown(self.screen) and paper is not None:
             self.screen.show_paper(paper, message.health)  # a key there changed the paper
         self._schedule_auto_read(paper)
         if paper is not None and paper.repos and self.ctx.settings.repo_health:
             self._refresh_health(paper)
         if paper is not None:
             self._load_extras(paper)  # similar, weights & data, readiness (paper_extras.py)
+
+    def _overtaken(self, paper: PaperView | None) -> bool:
+        """Whether a paper loaded for the panel is no longer the one under the list's cursor
+        (the full-screen paper is always current: keys there reload it)."""
+        if paper is None or _paper_screen_shown(self.screen):
+            return False
+        current = self.main_screen.query_one(PaperList).current
+        return current is not None and current.id != paper.id
 
     def _schedule_auto_read(self, paper: PaperView | None) -> None:
         """With `auto_read_seconds` set, a paper left open that long is marked read."""
@@ -543,13 +575,16 @@ class DigestApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # `/` typed into a text field (the search box, a tag or note editor) is text.
-        if action == "search" and isinstance(self.focused, Input | TextArea):
+        if action == "search" and (
+            isinstance(self.focused, Input)
+            or _showing(self.focused, "textual.widgets._text_area", "TextArea")
+        ):
             return False
         if action == "search" and self.screen is not self.main_screen:
             # `/` is a priority binding: over help or the lists screen it opened the search box
             # behind the dialog, which then kept neither the keys nor its own focus.
             return False
-        if isinstance(self.screen, PaperScreen) and action in _LIST_ONLY_ACTIONS:
+        if _paper_screen_shown(self.screen) and action in _LIST_ONLY_ACTIONS:
             return False  # they act on panes hidden under the full-screen paper
         if action == "leave_search":
             # Only from the search box; Enter elsewhere (a tree node, an editor) is theirs.
@@ -579,7 +614,7 @@ class DigestApp(App[int]):
         self.screen.set_focus(self.main_screen.query_one(PaperList))
 
     def action_help(self) -> None:
-        from digest_tui.tui.screens.help import active_bindings, help_entries
+        from digest_tui.tui.screens.help import HelpScreen, active_bindings, help_entries
 
         self.push_screen(HelpScreen(help_entries(active_bindings(self.screen))))
 
@@ -628,7 +663,9 @@ class DigestApp(App[int]):
         self._send(msg.PaperScreenReady(paper, health))
 
     def on_paper_screen_ready(self, message: msg.PaperScreenReady) -> None:
-        if message.paper is not None and not isinstance(self.screen, PaperScreen):
+        if message.paper is not None and not _paper_screen_shown(self.screen):
+            from digest_tui.tui.screens.paper_screen import PaperScreen
+
             screen = PaperScreen(message.paper, message.health)
             extras = self.main_screen.query_one(PaperPanel).extras
             if extras is not None and extras.paper_id == message.paper.id:
@@ -693,7 +730,7 @@ class DigestApp(App[int]):
         else the list's cursor row. Not the panel's paper: it is loaded by a worker and lags
         behind the cursor, so `j` then `b` typed in one burst bookmarked the paper above."""
         paper: PaperView | ListRow | None
-        if isinstance(self.screen, PaperScreen):
+        if _paper_screen_shown(self.screen):
             paper = self.screen.paper
         else:
             paper = self.main_screen.query_one(PaperList).current
@@ -789,6 +826,8 @@ class DigestApp(App[int]):
             self._send(msg.TagEditorReady(paper, self.service.known_tags()))
 
     def on_tag_editor_ready(self, message: msg.TagEditorReady) -> None:
+        from digest_tui.tui.screens.editors import TagScreen
+
         paper = message.paper
 
         def apply(edit: TagEdit | None) -> None:
@@ -812,6 +851,8 @@ class DigestApp(App[int]):
             self._send(msg.NoteEditorReady(paper, self.service.note(paper.id)))
 
     def on_note_editor_ready(self, message: msg.NoteEditorReady) -> None:
+        from digest_tui.tui.screens.editors import NoteScreen
+
         paper, note = message.paper, message.note
         shown = note.text or ""
         others = [v.text for v in note.versions if v.version != note.version and v.text]
@@ -836,6 +877,8 @@ class DigestApp(App[int]):
             self._send(msg.ListPickerReady(paper, self.service.list_names()))
 
     def on_list_picker_ready(self, message: msg.ListPickerReady) -> None:
+        from digest_tui.tui.screens.editors import ListPickScreen
+
         paper = message.paper
 
         def apply(name: str | None) -> None:
@@ -1188,7 +1231,7 @@ class DigestApp(App[int]):
         if panel.paper is not None and panel.paper.id == extras.paper_id:
             panel.extras = extras
             panel.refresh_view()
-        if isinstance(self.screen, PaperScreen):
+        if _paper_screen_shown(self.screen):
             self.screen.show_extras(extras)
 
     def action_similar(self) -> None:
@@ -1216,7 +1259,7 @@ class DigestApp(App[int]):
         """Show `paper_id` in the list: all papers, no search, the cursor on it."""
         if paper_id is None:
             return
-        if isinstance(self.screen, PaperScreen):
+        if _paper_screen_shown(self.screen):
             self.pop_screen()
         self.selection, self.search_text = Selection(), ""
         self.main_screen.query_one("#search", Input).value = ""

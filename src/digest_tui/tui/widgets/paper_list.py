@@ -181,9 +181,21 @@ class PaperList(ScrollView, can_focus=True):
             for page in range(-(-start // PAGE_ROWS), end // PAGE_ROWS + 1)
             if page * PAGE_ROWS >= start and min((page + 1) * PAGE_ROWS, len(rowids)) <= end
         }
-        self.virtual_size = Size(self.line_width, len(self.rowids))
+        self._set_virtual_height()
         self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
         self.refresh()
+
+    def _set_virtual_height(self) -> None:
+        """The list's scrollable height is its number of papers. Set without Textual's layout
+        pass (a reflow of the whole screen, most of a keystroke's cost): the list's own size
+        does not change with its length; only its scrollbar may, and showing or hiding the
+        scrollbar asks for the layout pass itself (`_scroll_update` sets its display)."""
+        size = Size(self.line_width, len(self.rowids))
+        if size == self.virtual_size:
+            return
+        self.set_reactive(PaperList.virtual_size, size)
+        if self.is_mounted:
+            self._scroll_update(size)
 
     def set_rows(self, rows: Sequence[ListRow], *, keep_id: str | None = None) -> None:
         """Every row at once (a short list); keep the cursor on `keep_id` when still listed."""

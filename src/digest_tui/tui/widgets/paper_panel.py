@@ -60,6 +60,8 @@ class PaperBody(Static):
         self.health: Mapping[str, str] = {}
         self.highlighted_repo = 0
         self.extras: PaperExtras | None = None  # similar, weights & data, readiness
+        # What the text on screen was drawn from (None: nothing drawn yet).
+        self._drawn: tuple[object, ...] | None = None
 
     def on_mount(self) -> None:
         # After a theme switch the component styles hold the new theme's colours: draw again.
@@ -77,8 +79,14 @@ class PaperBody(Static):
         highlighted_repo: int = 0,
         extras: PaperExtras | None = None,
     ) -> None:
+        health = health or {}
+        if self._drawn == _drawing_key(paper, health, highlighted_repo, extras, self.hint):
+            # The same paper with the same extras (a reload after the list moved back to it,
+            # the Hub's answer equal to the cached one): drawing it again would cost a
+            # render and a layout pass of the whole screen for an identical panel.
+            return
         self.paper = paper
-        self.health = health or {}
+        self.health = health
         self.highlighted_repo = highlighted_repo
         self.extras = extras
         self.redraw()
@@ -97,8 +105,12 @@ class PaperBody(Static):
 
     def redraw(self) -> None:
         if not self.is_mounted:
+            self._drawn = None
             return
         self.update(self._renderable())
+        self._drawn = _drawing_key(
+            self.paper, self.health, self.highlighted_repo, self.extras, self.hint
+        )
 
     def _renderable(self) -> RenderableType:
         styles = self.styles_for_text()
@@ -114,6 +126,18 @@ class PaperBody(Static):
             extras=self.extras,
         )
         return render_paper(self.paper, ctx)
+
+
+def _drawing_key(
+    paper: PaperView | None,
+    health: Mapping[str, str],
+    highlighted_repo: int,
+    extras: PaperExtras | None,
+    hint: str,
+) -> tuple[object, ...]:
+    """Everything the body's text is drawn from (the theme aside: a theme change redraws)."""
+    notice = getattr(health, "notice", None)
+    return (paper, dict(health), notice, highlighted_repo, extras, hint)
 
 
 class PaperPanel(VerticalScroll):

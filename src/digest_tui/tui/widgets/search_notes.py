@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -21,7 +22,17 @@ class SearchNotes(Static):
         self.lines: tuple[str, ...] = ()
 
     def show(self, lines: Sequence[str]) -> None:
-        self.lines = tuple(lines)
+        lines = tuple(lines)
+        if lines == self.lines:
+            return  # most keystrokes: nothing new to say, so no repaint and no layout pass
+        # Only a change in height moves the list below: a note reworded in place (a count
+        # that changed) repaints this widget without reflowing the screen, unless a line is
+        # (or was) too long for one row and wraps.
+        width = self.content_region.width
+        layout = len(lines) != len(self.lines) or any(
+            cell_len(line) >= width for line in lines + self.lines
+        )
+        self.lines = lines
         # Literal text: a search typed by the user (or a filter value) is never markup.
-        self.update(Text("\n".join(self.lines)))
+        self.update(Text("\n".join(self.lines)), layout=layout)
         self.set_class(bool(self.lines), "visible")
