@@ -29,6 +29,7 @@ _SORTS = {
     f"DESC, paper_readiness(p.repos) DESC, {_DATE} DESC, p.rowid DESC",
     "readiness": f"paper_readiness(p.repos) DESC, p.has_code DESC, {_DATE} DESC, p.rowid DESC",
 }
+_WITH_HARDWARE = "SELECT paper_rowid FROM papers_with_hardware"
 # has:weights and has:runnable read caches through SQL functions (store/repro_sql.py).
 _HAS_FUNCTIONS = {
     "weights": "paper_has_weights(p.arxiv_id)",
@@ -117,8 +118,11 @@ def _plan(query: PaperQuery) -> _Plan:
         params.append(1 if (query.has_code is not False) else 0)
     if "code" in parsed.values("-has"):
         where.append("p.has_code = 0")
-    if "hardware" in has_values:
-        where.append("p.hardware IS NOT NULL AND json_extract(p.hardware, '$.scale') != 'unknown'")
+    # A known hardware scale: a narrow set kept by triggers (migration 008), probed by rowid,
+    # never the enrichment JSON of each wide row.
+    for values, positive in ((has_values, True), (parsed.values("-has"), False)):
+        if "hardware" in values:
+            where.append(f"+p.rowid {'' if positive else 'NOT '}IN ({_WITH_HARDWARE})")
     for values, wanted in ((has_values, 1), (parsed.values("-has"), 0)):
         for value in values:
             if value in _HAS_FUNCTIONS:
