@@ -5,9 +5,10 @@
     has:weights has:runnable sort:reproducible sort:readiness
 
 Bare words match titles, abstracts, tags and notes (as prefixes, so results appear while the
-user is still typing; a lone two-letter word matches title words only, see fts_query); quoted
-text matches as written, a whole word or a phrase; `-word` excludes. `key:value` pairs
-filter. Parsing never fails: problems are collected so the UI can show them beside the results.
+user is still typing; a lone word of up to three letters matches title words only, see
+fts_query); quoted text matches as written, a whole word or a phrase; `-word` excludes.
+`key:value` pairs filter. Parsing never fails: problems are collected so the UI can show them
+beside the results.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from dataclasses import dataclass, field
 FILTER_KEYS = ("topic", "tag", "is", "has", "fits", "since", "until", "digest", "list", "sort")
 IS_VALUES = ("bookmarked", "unbookmarked", "read", "unread", "new", "withdrawn")
 HAS_VALUES = ("code", "notes", "note", "tags", "hardware", "weights", "runnable")
-# A lone word this short matches as a prefix of title words only (fts_query).
-SHORT_PREFIX = 2
+# A lone word this short matches as a prefix of title (tag, note) words only (fts_query).
+SHORT_PREFIX = 3
 SORT_VALUES = ("date", "upvotes", "stars", "relevance", "title", "reproducible", "readiness")
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
@@ -67,7 +68,7 @@ def _add_words(parsed: ParsedSearch, value: str, negate: bool, quoted: bool) -> 
         parsed.excluded.extend(words)
     elif quoted:
         # Quoted text matches as written: a phrase, or one whole word (never a prefix), which
-        # is also how to search a two-letter word everywhere ("kv", see fts_query).
+        # is also how to search a short word everywhere ("kv", see fts_query).
         parsed.phrases.append(" ".join(words))
     else:
         parsed.terms.extend(words)
@@ -122,10 +123,11 @@ def fts_query(parsed: ParsedSearch) -> str | None:
     if not parts:
         return None
     if len(parts) == 1 and words and len(words[0]) <= SHORT_PREFIX:
-        # The box holds only the first two letters of a word: "ex"* matches ~97 % of 100,000
-        # papers through their abstracts, and ranking them all cost ~110 ms a keystroke. Until
-        # a third letter or a second word comes, the prefix looks at titles (and tags and notes)
-        # only: a few thousand papers, ranked as ever (docs/search.md, "Two letters").
+        # The box holds only the first letters of one word: "ex"* or "att"* match most of a
+        # 100,000-paper library through the abstracts ("exp": ~95 %), and ranking them all cost
+        # 0.1-1 s a keystroke. Until a fourth letter or a second word comes, the prefix looks at
+        # titles (and tags and notes) only: a few thousand papers, ranked as ever
+        # (docs/search.md, "Short words").
         parts = [f"{{title search_extra}} : {parts[0]}"]
     query = " AND ".join(parts)
     for word in parsed.excluded:
