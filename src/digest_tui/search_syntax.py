@@ -5,8 +5,10 @@
     has:weights has:runnable sort:reproducible sort:readiness
 
 Bare words match titles, abstracts, tags and notes (as prefixes, so results appear while the
-user is still typing); quoted text matches as a phrase; `-word` excludes. `key:value` pairs
-filter. Parsing never fails: problems are collected so the UI can show them beside the results.
+user is still typing; a lone word of up to three letters matches title words only, see
+fts_query); quoted text matches as written, a whole word or a phrase; `-word` excludes.
+`key:value` pairs filter. Parsing never fails: problems are collected so the UI can show them
+beside the results.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from dataclasses import dataclass, field
 FILTER_KEYS = ("topic", "tag", "is", "has", "fits", "since", "until", "digest", "list", "sort")
 IS_VALUES = ("bookmarked", "unbookmarked", "read", "unread", "new", "withdrawn")
 HAS_VALUES = ("code", "notes", "note", "tags", "hardware", "weights", "runnable")
+# A lone word this short matches as a prefix of title (tag, note) words only (fts_query).
+SHORT_PREFIX = 3
 SORT_VALUES = ("date", "upvotes", "stars", "relevance", "title", "reproducible", "readiness")
 
 _TOKEN = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
@@ -62,7 +66,9 @@ def _add_words(parsed: ParsedSearch, value: str, negate: bool, quoted: bool) -> 
         return
     if negate:
         parsed.excluded.extend(words)
-    elif quoted and len(words) > 1:
+    elif quoted:
+        # Quoted text matches as written: a phrase, or one whole word (never a prefix), which
+        # is also how to search a short word everywhere ("kv", see fts_query).
         parsed.phrases.append(" ".join(words))
     else:
         parsed.terms.extend(words)
@@ -111,10 +117,18 @@ def fts_query(parsed: ParsedSearch) -> str | None:
     """
     # A single letter as a prefix matches nearly every paper (and FTS5's prefix index starts
     # at two letters, so it walks every term): wait for the second letter instead.
-    parts = [f'"{_escape(term)}"*' for term in parsed.terms if len(term) > 1]
+    words = [term for term in parsed.terms if len(term) > 1]
+    parts = [f'"{_escape(term)}"*' for term in words]
     parts += [f'"{_escape(phrase)}"' for phrase in parsed.phrases]
     if not parts:
         return None
+    if len(parts) == 1 and words and len(words[0]) <= SHORT_PREFIX:
+        # The box holds only the first letters of one word: "ex"* or "att"* match most of a
+        # 100,000-paper library through the abstracts ("exp": ~95 %), and ranking them all cost
+        # 0.1-1 s a keystroke. Until a fourth letter or a second word comes, the prefix looks at
+        # titles (and tags and notes) only: a few thousand papers, ranked as ever
+        # (docs/search.md, "Short words").
+        parts = [f"{{title search_extra}} : {parts[0]}"]
     query = " AND ".join(parts)
     for word in parsed.excluded:
         query += f' NOT "{_escape(word)}"'

@@ -6,6 +6,7 @@ cache, repohealth/) and the user's machines. `install_repro_functions` registers
 connection:
 
 - `paper_has_weights(arxiv_id)`: 1 when a Hub model or dataset cites the paper (as cached);
+- `paper_weight_ids()`: the arXiv ids so cited, as a JSON array (`has:weights` looks them up);
 - `paper_readiness(repos_json)`: the best readiness score of the paper's GitHub repos, 0 when
   none was checked;
 - `paper_runnable(repos_json)`: 1 when one of them is runnable (environment + instructions);
@@ -54,7 +55,7 @@ def install_repro_functions(
     machines: MachinesSource = (),
     catalog: Any | Callable[[], Any] = None,
 ) -> None:
-    """Register the four functions on `conn`; with no `cache_dir` they answer 0."""
+    """Register the functions on `conn`; with no `cache_dir` they answer 0 (no ids)."""
 
     def load_weights() -> frozenset[str]:
         if cache_dir is None:
@@ -80,6 +81,16 @@ def install_repro_functions(
 
     def has_weights(arxiv_id: str | None) -> int:
         return int(bool(arxiv_id) and arxiv_id in weights.get())
+
+    # The same set as a JSON array, for `arxiv_id IN (SELECT value FROM json_each(...))`:
+    # has:weights looks the cited ids up in the arXiv id index (store/query.py).
+    weight_ids: dict[str, object] = {"of": None, "json": "[]"}
+
+    def weight_ids_json() -> str:
+        current = weights.get()
+        if weight_ids["of"] is not current:
+            weight_ids["of"], weight_ids["json"] = current, json.dumps(sorted(current))
+        return str(weight_ids["json"])
 
     # Per repos JSON, for the snapshot it was computed from: a sort calls this for every row
     # (parsing 20,000 repo lists twice per query cost ~40% of a readiness sort).
@@ -121,6 +132,7 @@ def install_repro_functions(
         return int(any(machine_fits(suggestion, m, data) for m in machine_list))
 
     conn.create_function("paper_has_weights", 1, has_weights)
+    conn.create_function("paper_weight_ids", 0, weight_ids_json)
     conn.create_function("paper_readiness", 1, lambda repos: best(repos)[0])
     conn.create_function("paper_runnable", 1, lambda repos: int(best(repos)[1]))
     conn.create_function("paper_fits_mine", 1, fits_mine)
