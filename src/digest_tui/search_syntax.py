@@ -109,6 +109,24 @@ def _add_filter(parsed: ParsedSearch, key: str, value: str, negate: bool) -> Non
     parsed.filters.setdefault(("-" if negate else "") + key, []).append(stored)
 
 
+def short_word(parsed: ParsedSearch) -> str | None:
+    """The lone word of two or three letters that `fts_query` matches in titles, tags and notes
+    only (not abstracts), or None when the search is not just that word."""
+    words = [term for term in parsed.terms if len(term) > 1]
+    if len(words) == 1 and not parsed.phrases and len(words[0]) <= SHORT_PREFIX:
+        return words[0]
+    return None
+
+
+def short_word_hint(parsed: ParsedSearch) -> str | None:
+    """Said beside the results when `short_word` applies, so a reader who meant `gpu` in
+    abstracts too knows to quote it."""
+    word = short_word(parsed)
+    if word is None:
+        return None
+    return f'{word!r} is short: titles, tags, notes only; quote it ("{word}") to search abstracts'
+
+
 def fts_query(parsed: ParsedSearch) -> str | None:
     """An FTS5 MATCH expression for the text part, or None when there is no text to match.
 
@@ -122,7 +140,7 @@ def fts_query(parsed: ParsedSearch) -> str | None:
     parts += [f'"{_escape(phrase)}"' for phrase in parsed.phrases]
     if not parts:
         return None
-    if len(parts) == 1 and words and len(words[0]) <= SHORT_PREFIX:
+    if short_word(parsed) is not None:
         # The box holds only the first letters of one word: "ex"* or "att"* match most of a
         # 100,000-paper library through the abstracts ("exp": ~95 %), and ranking them all cost
         # 0.1-1 s a keystroke. Until a fourth letter or a second word comes, the prefix looks at

@@ -63,12 +63,15 @@ def render(fmt: str, papers: list[dict]) -> str:
 
 
 def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.search_syntax import short_word_hint
     from digest_tui.store.search_problems import search_problems
 
     library = open_for_command(ctx)
     query = query_from_args(args)
     for problem in search_problems(library, query.parsed, lambda: ctx.settings.machines):
         print(f"warning: search: {problem}", file=sys.stderr)
+    if (hint := short_word_hint(query.parsed)) is not None:
+        print(f"note: search: {hint}", file=sys.stderr)
     papers = list(paper_objects(library, query))
     text = render(args.format, papers)
     if args.output is None:

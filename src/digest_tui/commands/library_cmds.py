@@ -139,6 +139,7 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
+    from digest_tui.search_syntax import short_word_hint
     from digest_tui.store.search_problems import search_problems
 
     library = open_for_command(ctx)
@@ -146,6 +147,8 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     machines = lambda: ctx.settings.machines  # noqa: E731 - read config only for fits:
     for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
+    if (hint := short_word_hint(query.parsed)) is not None:
+        print(f"note: search: {hint}", file=sys.stderr)
     if args.format == "table":
         rows = library.rows(query)
         # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.

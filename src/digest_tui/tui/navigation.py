@@ -8,6 +8,7 @@ import json
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
+from digest_tui.search_syntax import parse_search, short_word_hint
 from digest_tui.textsafe import printable
 from digest_tui.tui.selection import Selection
 
@@ -137,6 +138,9 @@ def list_header(
     total = scope.scope_total if scope is not None else count
     text = f"in {selection.label}: {count} of {plural(total, 'paper')} match "
     text += f"{printable(search.strip())!r} · {order}"
+    hint = short_word_hint(parse_search(search))
+    if hint is not None:
+        text += f" · {printable(hint)}"
     if selection.kind != "all":
         text += f" · {SEARCH_EVERYWHERE_KEY}: search everywhere"
     return text
