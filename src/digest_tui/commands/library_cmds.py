@@ -144,7 +144,7 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
 
     library = open_for_command(ctx)
     query = query_from_args(args)
-    machines = lambda: ctx.settings.machines  # noqa: E731 - read config only for fits:
+    machines = lambda: ctx.machines  # noqa: E731 - read config only for fits:
     for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     if args.format == "table":
@@ -166,9 +166,9 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         headers = ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"]
         write_table(table, headers, shrink={4: 9}, last_min=28)
     elif args.format == "json":
-        write_json(list(paper_objects(library, query, ctx.settings.machines)))
+        write_json(list(paper_objects(library, query, ctx.machines)))
     else:
-        for line in paper_lines(library, query, ctx.settings.machines):
+        for line in paper_lines(library, query, ctx.machines):
             sys.stdout.write(line)
             sys.stdout.write("\n")
     return 0
@@ -226,9 +226,9 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_view import paper_view
 
     library = open_for_command(ctx)
-    view = paper_view(library, resolve_or_fail(library, args.id), ctx.settings.machines)
+    view = paper_view(library, resolve_or_fail(library, args.id), ctx.machines)
     # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
-    offline = args.offline or not ctx.settings.repo_health
+    offline = args.offline or not ctx.repo_health
     repro = repro_view(ctx, view, offline=offline)
     paper = dataclasses.replace(view, repro=repro.details).to_json()
     if args.format == "json":
