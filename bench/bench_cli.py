@@ -1,12 +1,15 @@
 """CLI commands on a large library: each command in a fresh process, as a user runs it.
 
-    python bench/bench_cli.py --papers 100000 [--runs 3] [--skip-similar]
+    python bench/bench_cli.py --papers 100000 [--runs 3] [--skip-similar] [--src DIR]
 
 On a synthetic library of N papers (bench/synthetic.py, built once and copied) with some user
 state (bookmarks, tags, notes, a reading list), times `digest-tui ...` from spawn to exit,
 output to /dev/null: `--help`, `papers --limit 20`, `show ID` (table and JSON), `tags`,
 `list`, `similar ID` (warm: the index built once first), `recommend`, and
-`papers --format jsonl` of the whole library. Median of `--runs` runs.
+`papers --format jsonl` of the whole library. Median of `--runs` runs, wall time and the
+command's CPU time (user + system, from the child's rusage: steadier than wall time on a loaded
+machine). `--src DIR` runs the commands with another checkout's `src/` (e.g. the code before a
+change: `git archive COMMIT src | tar -x -C /tmp/before`) for a before/after in one session.
 
 Goals (issue 12): `papers --format jsonl` of 100,000 papers <= 5 s; every other command on a
 100,000-paper library <= 300 ms; `--help` <= 60 ms.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -54,8 +58,12 @@ def seed_state(home: Path) -> str:
     return ids[0]
 
 
-def run(home: Path, args: list[str]) -> float:
+def run(home: Path, args: list[str], src: Path | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one `digest-tui ARGS` process."""
     env = {**os.environ, "DIGEST_TUI_HOME": str(home)}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begun = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "digest_tui", *args],
@@ -65,9 +73,11 @@ def run(home: Path, args: list[str]) -> float:
         text=True,
     )
     seconds = time.perf_counter() - begun
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"digest-tui {' '.join(args)} failed: {done.stderr[-1000:]}")
-    return seconds
+    return seconds, cpu
 
 
 def main() -> int:
@@ -78,11 +88,29 @@ def main() -> int:
     parser.add_argument(
         "--skip-similar", action="store_true", help="leave out similar/recommend (index build)"
     )
+    parser.add_argument(
+        "--src", type=Path, help="run the commands with this checkout's src/ (before/after)"
+    )
+    parser.add_argument(
+        "--home",
+        type=Path,
+        help="time against this DIGEST_TUI_HOME as it is (a copy made and seeded by an earlier "
+        "run, its similar index built): no copy, no seeding, no index build",
+    )
+    parser.add_argument(
+        "--only", default="", help="only the commands whose label contains this text"
+    )
     args = parser.parse_args()
+    src = args.src.resolve() if args.src else None
 
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
-        home = build_library(Path(tmp), args.papers, args.seed)
-        ident = seed_state(home)
+        if args.home is not None:
+            home = args.home.resolve()
+            with sqlite3.connect(database_path(home)) as conn:
+                ident = conn.execute("SELECT id FROM papers ORDER BY rowid LIMIT 1").fetchone()[0]
+        else:
+            home = build_library(Path(tmp), args.papers, args.seed)
+            ident = seed_state(home)
         count = sqlite3.connect(database_path(home)).execute("SELECT count(*) FROM papers")
         papers = int(count.fetchone()[0])
         commands: list[tuple[str, list[str], float]] = [
@@ -99,8 +127,9 @@ def main() -> int:
             ("list", ["list"], GOAL_COMMAND_S),
         ]
         if not args.skip_similar:
+            # With --home the index is already there: this run is then warm too.
             print("building the similar index once (warm runs follow) ...", file=sys.stderr)
-            build_s = run(home, ["similar", ident])
+            build_s, _ = run(home, ["similar", ident], src)
             commands += [
                 ("similar ID (warm)", ["similar", ident], GOAL_COMMAND_S),
                 ("recommend (warm)", ["recommend"], GOAL_COMMAND_S),
@@ -112,28 +141,46 @@ def main() -> int:
                 GOAL_JSONL_S,
             )
         )
+        commands = [c for c in commands if args.only in c[0]]
         rows = []
-        result: dict = {"papers": papers, "runs": args.runs, "commands": {}}
+        result: dict = {
+            "papers": papers,
+            "runs": args.runs,
+            "src": str(src) if src else None,
+            "load_average": os.getloadavg(),
+            "commands": {},
+        }
         if not args.skip_similar:
             result["similar_index_build_s"] = round(build_s, 2)
         for label, argv, goal in commands:
-            times = [run(home, argv) for _ in range(args.runs)]
+            measured = [run(home, argv, src) for _ in range(args.runs)]
+            times = [wall for wall, _ in measured]
             median = statistics.median(times)
+            cpu = statistics.median(c for _, c in measured)
             met = median <= goal
             result["commands"][label] = {
                 "argv": argv,
                 "median_s": round(median, 3),
                 "max_s": round(max(times), 3),
+                "median_cpu_s": round(cpu, 3),
                 "goal_s": goal,
                 "met": met,
             }
             rows.append(
-                [label, f"{median * 1000:.0f}", f"{goal * 1000:.0f}", "met" if met else "NOT met"]
+                [
+                    label,
+                    f"{median * 1000:.0f}",
+                    f"{cpu * 1000:.0f}",
+                    f"{goal * 1000:.0f}",
+                    "met" if met else "NOT met",
+                ]
             )
-            print(f"  {label}: {median * 1000:.0f} ms", file=sys.stderr)
-    print(f"\n{papers:,} papers, median of {args.runs} fresh processes\n")
-    print(table(rows, ["command", "ms", "goal ms", ""]))
-    print(f"\nwritten: {write_result(f'cli-{args.papers}', result)}")
+            print(f"  {label}: {median * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)", file=sys.stderr)
+    load = " ".join(f"{x:.1f}" for x in result["load_average"])
+    print(f"\n{papers:,} papers, median of {args.runs} fresh processes (load average {load})\n")
+    print(table(rows, ["command", "ms", "CPU ms", "goal ms", ""]))
+    name = f"cli-{args.papers}" + (f"-src-{src.parent.name}" if src else "")
+    print(f"\nwritten: {write_result(name, result)}")
     return 0
 
 

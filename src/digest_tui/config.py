@@ -2,21 +2,31 @@
 
 `DIGEST_TUI_HOME=DIR` puts config, data and cache under DIR (tests rely on it); otherwise the
 platform's directories from platformdirs are used. Settings come from `config.yaml` in the
-config dir, validated by pydantic so a typo is reported with its field name.
+config dir, validated by pydantic (settings_schema.py, loaded when a setting is first read) so
+a typo is reported with its field name.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-
+from digest_tui.arxiv_category import ARXIV_CATEGORY as ARXIV_CATEGORY
+from digest_tui.arxiv_category import check_arxiv_category as check_arxiv_category
 from digest_tui.errors import ConfigError
+
+if TYPE_CHECKING:  # imported lazily at run time: see `__getattr__`
+    from collections.abc import Sequence
+
+    from digest_tui.settings_schema import ArxivCategory as ArxivCategory
+    from digest_tui.settings_schema import ArxivSettings as ArxivSettings
+    from digest_tui.settings_schema import DeviceCount as DeviceCount
+    from digest_tui.settings_schema import FilterWord as FilterWord
+    from digest_tui.settings_schema import Machine as Machine
+    from digest_tui.settings_schema import Settings as Settings
 
 APP_NAME = "digest-tui"
 HOME_ENV = "DIGEST_TUI_HOME"
@@ -72,77 +82,26 @@ class Paths:
         return self
 
 
-class DeviceCount(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str
-    count: int = Field(default=1, ge=1)
+# The pydantic models of config.yaml live in settings_schema.py and are imported on first use
+# (PEP 562 `__getattr__` below): importing pydantic and building the models costs ~60-100 ms,
+# which every command paid at start-up, though most never read a setting.
+_SCHEMA_NAMES = frozenset(
+    {"DeviceCount", "Machine", "ArxivSettings", "Settings", "ArxivCategory", "FilterWord"}
+)
 
 
-class Machine(BaseModel):
-    """One of the user's own machines, e.g. a laptop with one RTX 4090."""
+def __getattr__(name: str) -> Any:
+    if name in _SCHEMA_NAMES:
+        from digest_tui import settings_schema
 
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    devices: list[DeviceCount] = Field(default_factory=list)
-
-
-# An arXiv category as the API spells it: cs.DC, math.OC, hep-th, physics.comp-ph, q-bio.NC.
-# Nothing else reaches the query, so a category can never add words of its own to it.
-ARXIV_CATEGORY = re.compile(r"^[a-z][a-z-]{0,15}(?:\.[A-Za-z][A-Za-z-]{0,15})?$")
-
-
-def check_arxiv_category(value: str) -> str:
-    """`value` stripped, or ValueError naming it when it is not an arXiv category."""
-    name = value.strip()
-    if not ARXIV_CATEGORY.match(name):
-        raise ValueError(f"{value!r} is not an arXiv category such as cs.DC or hep-th")
-    return name
-
-
-def _filter_word(value: str) -> str:
-    word = " ".join(value.split())
-    if not word:
-        raise ValueError("an empty word would keep every paper; remove it")
-    return word
-
-
-# Checked item by item, so a mistake is reported at the line of that item.
-ArxivCategory = Annotated[str, AfterValidator(check_arxiv_category)]
-FilterWord = Annotated[str, AfterValidator(_filter_word)]
-
-
-class ArxivSettings(BaseModel):
-    """`arxiv:` in config.yaml: which listings the app's refresh fetches, and a keyword
-    pre-filter so a broad feed (cs.LG) keeps only the papers the reader wants."""
-
-    model_config = ConfigDict(extra="forbid")
-    # Fetched by the app's refresh (R) beside Hugging Face; the CLI's --arxiv names its own.
-    categories: list[ArxivCategory] = Field(default_factory=list)
-    # Keep a paper only if its title or abstract has one of these words or phrases (at the
-    # start of a word, any case: "GPU" keeps "GPUs"). Empty: keep everything.
-    keep_if_any: list[FilterWord] = Field(default_factory=list)
-    # The categories the filter applies to (e.g. [cs.LG]); empty: every category fetched.
-    filter_categories: list[ArxivCategory] = Field(default_factory=list)
-
-
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    theme: str | None = None
-    auto_read_seconds: float | None = Field(default=None, ge=0)
-    machines: list[Machine] = Field(default_factory=list)
-    # Fetch stars, licence and last push of a paper's GitHub repos when it is shown.
-    repo_health: bool = True
-    # Fetch this many latest days from the Hugging Face API when the app starts (0: off).
-    fetch_on_start_days: int = Field(default=0, ge=0, le=31)
-    # Sync reading state with the remote set by `digest-tui sync init` when the app starts
-    # and when it quits (docs/sync.md). The remote itself is kept in the library, not here.
-    sync_on_start: bool = False
-    sync_on_quit: bool = False
-    arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
+        return getattr(settings_schema, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_settings(paths: Paths) -> Settings:
     """The user's settings; a problem is one line, `config.yaml:LINE: field: problem`."""
+    from digest_tui.settings_schema import Settings
+
     path = paths.config_file
     if not path.exists():
         return Settings()
@@ -176,3 +135,22 @@ class AppContext:
     @cached_property
     def settings(self) -> Settings:
         return load_settings(self.paths)
+
+    def _unconfigured(self) -> bool:
+        """No config.yaml and no settings loaded yet: every setting has its default."""
+        return "settings" not in vars(self) and not self.paths.config_file.exists()
+
+    @property
+    def machines(self) -> Sequence[Machine]:
+        """`machines:` of config.yaml. Without a config.yaml there are none, and the
+        settings' models (pydantic, ~60-100 ms to import) are not loaded to say so."""
+        if self._unconfigured():
+            return ()  # Settings().machines: tests/unit/test_config_lazy.py
+        return self.settings.machines
+
+    @property
+    def repo_health(self) -> bool:
+        """`repo_health:` of config.yaml (default true), read as `machines` is."""
+        if self._unconfigured():
+            return True  # Settings().repo_health
+        return self.settings.repo_health

@@ -383,34 +383,14 @@ def paper_json(
         "published": row["published"],
         "upvotes": row["upvotes"],
         "topics": topics,
-        "topic_evidence": {
-            topic: [
-                {"phrase": m["phrase"], "field": m["field"], "start": m["start"], "end": m["end"]}
-                for m in matches
-            ]
-            for topic, matches in evidence.items()
-        },
-        "repos": [
-            {
-                "url": repo["url"],
-                "host": repo["host"],
-                "owner": repo.get("owner"),
-                "name": repo.get("name"),
-                "path": repo.get("path"),
-                "kind": repo.get("kind", "official"),
-                "source": repo.get("source", "abstract"),
-                "framework": repo.get("framework"),
-                "notes": repo.get("notes"),
-                "stars": repo.get("stars"),
-            }
-            for repo in repos
-        ],
+        "topic_evidence": evidence_json(evidence),
+        "repos": [repo_json(repo) for repo in repos],
         "hardware": hardware,
         "bookmarked": state["bookmarked"],
         "tags": list(state["tags"]),
         "read": state["read"],
         "arxiv_id": row["arxiv_id"],
-        "links": [_link_json(link) for link in links],
+        "links": [link_json(link) for link in links],
         "authors_count": row["authors_count"],
         "authors": authors,
         "organization": row["organization"],
@@ -439,7 +419,34 @@ def paper_json(
     return out
 
 
-def _link_json(link: Mapping[str, Any]) -> dict[str, Any]:
+def evidence_json(evidence: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored topic evidence as `PaperView.to_json` prints it (TopicMatch.to_json)."""
+    return {
+        topic: [
+            {"phrase": m["phrase"], "field": m["field"], "start": m["start"], "end": m["end"]}
+            for m in matches
+        ]
+        for topic, matches in evidence.items()
+    }
+
+
+def repo_json(repo: Mapping[str, Any]) -> dict[str, Any]:
+    """`RepoRef.from_json(repo).to_json()`: every key, the defaults filled."""
+    return {
+        "url": repo["url"],
+        "host": repo["host"],
+        "owner": repo.get("owner"),
+        "name": repo.get("name"),
+        "path": repo.get("path"),
+        "kind": repo.get("kind", "official"),
+        "source": repo.get("source", "abstract"),
+        "framework": repo.get("framework"),
+        "notes": repo.get("notes"),
+        "stars": repo.get("stars"),
+    }
+
+
+def link_json(link: Mapping[str, Any]) -> dict[str, Any]:
     """`LinkRef.from_json(link).to_json()`: the optional parts only when set."""
     out: dict[str, Any] = {"url": link["url"], "host": link["host"], "kind": link["kind"]}
     for key in ("owner", "name", "path"):

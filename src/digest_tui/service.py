@@ -17,17 +17,17 @@ from digest_tui.config import AppContext
 from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PageFormatError
-from digest_tui.models import ImportWarning, Paper, ParsedDigest
-from digest_tui.sources.hf_page import StreamedPage, parse_page, read_page_text, stream_page
 from digest_tui.store.db import connect, transaction
 from digest_tui.store.fits import install_fits
 from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.library import ImportReport, Library, content_hash
 from digest_tui.store.repro_sql import install_repro_functions
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the page parser and the models (pydantic) load only for an import
+    from digest_tui.models import Paper, ParsedDigest
     from digest_tui.sources.arxiv_fetch import ArxivReport
     from digest_tui.sources.hf_fetch import FetchReport, FetchSpec
+    from digest_tui.sources.hf_page import StreamedPage
 
 if TYPE_CHECKING:  # the worker pool (multiprocessing) is imported only for a large import
     from concurrent.futures import Future
@@ -45,9 +45,9 @@ def open_library(
     library = Library(conn, enricher)
     ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
-    install_fits(conn, lambda: ctx.settings.machines, lambda: enricher.hardware_catalog)
+    install_fits(conn, lambda: ctx.machines, lambda: enricher.hardware_catalog)
     install_repro_functions(  # has:weights, has:runnable, sort reproducible/readiness
-        conn, ctx.paths.cache_dir, lambda: ctx.settings.machines, lambda: enricher.hardware_catalog
+        conn, ctx.paths.cache_dir, lambda: ctx.machines, lambda: enricher.hardware_catalog
     )
     return library
 
@@ -136,6 +136,8 @@ def _pool(library: Library, paths: list[Path], workers: int | None) -> EnrichPoo
 
 def _groups(paths: list[Path], year: int | None) -> Iterator[list[_Input]]:
     """The files read and parsed, in groups of about GROUP_PAPERS papers."""
+    from digest_tui.sources.hf_page import parse_page, read_page_text, stream_page
+
     group: list[_Input] = []
     count = 0
     for path in paths:
@@ -230,6 +232,8 @@ def _store_stream(
 
 
 def _failed(path: Path, message: str) -> ImportReport:
+    from digest_tui.models import ImportWarning
+
     return ImportReport(
         warnings=[ImportWarning(origin=str(path), message=message.removeprefix(f"{path}: "))],
         failed=[str(path)],

@@ -54,3 +54,63 @@ def test_cli_help_path_loads_neither_textual_nor_the_heavy_libraries():
     loaded = loaded_after("from digest_tui.cli import build_parser; build_parser()")
     heavy = {"textual", "pydantic", "httpx", "yaml", "sqlite3", "rich"}
     assert not heavy & {m.split(".")[0] for m in loaded}
+
+
+# Commands that read the library and print it: opening the library (every command) must not
+# import pydantic (the models load where a paper is built, the settings' models when a
+# config.yaml is read), nor the network, YAML or Rich.
+READING_COMMANDS = [
+    ["tags"],
+    ["list"],
+    ["papers", "--limit", "20"],
+    ["papers", "--limit", "3", "--format", "json"],
+    ["papers", "--format", "jsonl"],
+]
+
+
+@pytest.fixture(scope="module")
+def library_home(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from tests.support.paths import SEED_DEC10
+
+    home = tmp_path_factory.mktemp("hygiene-home")
+    env = {"DIGEST_TUI_HOME": str(home), "GITHUB_API_URL": "http://127.0.0.1:9"}
+    for argv in (["import", str(SEED_DEC10)], ["tags"]):  # the first open's one-off work
+        subprocess.run(
+            [sys.executable, "-m", "digest_tui", *argv],
+            env={**_base_env(), **env},
+            capture_output=True,
+            check=True,
+        )
+    return env
+
+
+def _base_env() -> dict[str, str]:
+    import os
+
+    return {k: v for k, v in os.environ.items() if not k.startswith("DIGEST_TUI")}
+
+
+def _loaded_by_command(env: dict[str, str], argv: list[str]) -> set[str]:
+    # The command's output goes to /dev/null; the modules it loaded to stderr's last line.
+    script = (
+        "import json, sys, os\nfrom digest_tui.cli import main\n"
+        "sys.stdout = open(os.devnull, 'w')\nrc = main(sys.argv[1:])\n"
+        "sys.stderr.write(json.dumps([rc, sorted(sys.modules)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        env={**_base_env(), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rc, modules = json.loads(done.stderr.splitlines()[-1])
+    assert rc == 0, done.stderr
+    return {m.split(".")[0] for m in modules}
+
+
+@pytest.mark.parametrize("argv", READING_COMMANDS, ids=" ".join)
+def test_reading_commands_load_none_of_the_heavy_libraries(library_home, argv):
+    loaded = _loaded_by_command(library_home, argv)
+    assert "sqlite3" in loaded  # it did open the library
+    assert not {"textual", "pydantic", "httpx", "yaml", "rich"} & loaded

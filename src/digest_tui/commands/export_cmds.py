@@ -68,7 +68,7 @@ def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
 
     library = open_for_command(ctx)
     query = query_from_args(args)
-    for problem in search_problems(library, query.parsed, lambda: ctx.settings.machines):
+    for problem in search_problems(library, query.parsed, lambda: ctx.machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     if (hint := short_word_hint(query.parsed)) is not None:
         print(f"note: search: {hint}", file=sys.stderr)

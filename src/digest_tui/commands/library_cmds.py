@@ -14,14 +14,15 @@ from digest_tui.commands.common import (
     plural,
     resolve_or_fail,
     write_json,
-    write_jsonl,
     write_table,
 )
 from digest_tui.errors import CommandError
 from digest_tui.textsafe import one_line, printable
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    import sqlite3
     from collections.abc import Iterator, Sequence
+    from typing import Any
 
     from digest_tui.config import AppContext, Machine
     from digest_tui.store.library import Library
@@ -144,7 +145,7 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
 
     library = open_for_command(ctx)
     query = query_from_args(args)
-    machines = lambda: ctx.settings.machines  # noqa: E731 - read config only for fits:
+    machines = lambda: ctx.machines  # noqa: E731 - read config only for fits:
     for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     if (hint := short_word_hint(query.parsed)) is not None:
@@ -168,33 +169,57 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
         headers = ["ID", "PUBLISHED", "UP", "CODE", "TOPICS", "TITLE"]
         write_table(table, headers, shrink={4: 9}, last_min=28)
     elif args.format == "json":
-        write_json(list(paper_objects(library, query, ctx.settings.machines)))
+        write_json(list(paper_objects(library, query, ctx.machines)))
     else:
-        write_jsonl(paper_objects(library, query, ctx.settings.machines))
+        for line in paper_lines(library, query, ctx.machines):
+            sys.stdout.write(line)
+            sys.stdout.write("\n")
     return 0
 
 
 def paper_objects(
     library: Library, query: PaperQuery, machines: Sequence[Machine] = ()
 ) -> Iterator[dict]:
-    """The JSON contract's paper object of every paper the query matches, in its order.
+    """The JSON contract's paper object of every paper the query matches, in its order."""
+    from digest_tui.paper_view import paper_json
+
+    for row, state, digests in _papers_with_state(library, query):
+        # The contract's dict straight from the row (paper_view.paper_json): the same
+        # object as PaperView.to_json without building and thawing a frozen view.
+        yield paper_json(library, row, machines, state=state, digests=digests)
+
+
+def paper_lines(
+    library: Library, query: PaperQuery, machines: Sequence[Machine] = ()
+) -> Iterator[str]:
+    """`papers --format jsonl`: each paper object as its line of JSON text (no newline),
+    spliced from the row's stored JSON instead of decoded and encoded again (paper_jsonl)."""
+    from digest_tui.paper_jsonl import paper_jsonl_line
+
+    for row, state, digests in _papers_with_state(library, query):
+        yield paper_jsonl_line(library, row, machines, state=state, digests=digests)
+
+
+def _papers_with_state(
+    library: Library, query: PaperQuery
+) -> Iterator[tuple[sqlite3.Row, dict[str, Any], list[str]]]:
+    """Each matching row with its user state and digests, in the query's order.
 
     Rows are read from the cursor a chunk at a time and each chunk's user state and digests
     in a handful of queries (store/paper_batch.py), not four or more queries per paper: a
-    100,000-paper jsonl dump starts printing at once and never holds every row in memory."""
-    from digest_tui.paper_view import paper_json
+    100,000-paper jsonl dump starts printing at once and never holds every row in memory.
+    Only the columns the contract prints are read (paper_jsonl.COLUMNS), not the whole row."""
+    from digest_tui.paper_jsonl import COLUMNS
     from digest_tui.store import paper_batch
     from digest_tui.store.query import build_select
 
-    sql, params = build_select(query, "p.*")
+    sql, params = build_select(query, COLUMNS)
     for chunk in paper_batch.chunked(library.conn.execute(sql, params)):
         rowids = [int(row["rowid"]) for row in chunk]
         states = paper_batch.user_states(library.conn, rowids)
         digests = paper_batch.digests_of(library.conn, rowids)
         for row, rowid in zip(chunk, rowids, strict=True):
-            # The contract's dict straight from the row (paper_view.paper_json): the same
-            # object as PaperView.to_json without building and thawing a frozen view.
-            yield paper_json(library, row, machines, state=states[rowid], digests=digests[rowid])
+            yield row, states[rowid], digests[rowid]
 
 
 def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
@@ -204,9 +229,9 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_view import paper_view
 
     library = open_for_command(ctx)
-    view = paper_view(library, resolve_or_fail(library, args.id), ctx.settings.machines)
+    view = paper_view(library, resolve_or_fail(library, args.id), ctx.machines)
     # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
-    offline = args.offline or not ctx.settings.repo_health
+    offline = args.offline or not ctx.repo_health
     repro = repro_view(ctx, view, offline=offline)
     paper = dataclasses.replace(view, repro=repro.details).to_json()
     if args.format == "json":

@@ -197,7 +197,7 @@ def cmd_readiness(ctx: AppContext, args: argparse.Namespace) -> int:
     # Newest first (the list's date order); only as many papers as asked for.
     rows = library.rows(PaperQuery(has_code=True, sort="date", limit=args.limit))
     repos = [pair for row in rows for pair in paper_view(library, row).github_repos.values()]
-    offline = args.offline or not ctx.settings.repo_health
+    offline = args.offline or not ctx.repo_health
     cache = HealthCache(ctx.paths.cache_dir / "repo_health.sqlite3")
     health = GitHubHealthClient(cache)
     try:

@@ -164,7 +164,7 @@ def _print_ranked(ctx: AppContext, library, ranked: list[tuple[int, float, str]]
         return
     objects = []
     for rowid, score, reason in present:
-        paper = paper_view(library, rows[rowid], ctx.settings.machines).to_json()
+        paper = paper_view(library, rows[rowid], ctx.machines).to_json()
         paper["score"] = score
         paper["reason"] = reason
         objects.append(paper)

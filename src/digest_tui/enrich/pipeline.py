@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from digest_tui.data_files import (
     DATA_DIR,
@@ -27,7 +27,9 @@ from digest_tui.data_files import (
     fingerprint_files,
     repro_dirs,
 )
-from digest_tui.models import Paper, Repo
+
+if TYPE_CHECKING:  # annotations only: opening the library (every command) skips pydantic
+    from digest_tui.models import Paper, Repo
 
 # Bump when the enrichment code (any enricher: topics classifier, links, hardware, repro
 # catalog) changes its output for the same data: it salts `Enricher.fingerprint`, so every

@@ -200,9 +200,14 @@ def checkpoint(conn: sqlite3.Connection) -> bool:
 
 def close(conn: sqlite3.Connection) -> None:
     """Checkpoint and close; safe to call twice, and never raises for a checkpoint that could
-    not finish (the log keeps the data; SQLite replays it on the next open)."""
+    not finish (the log keeps the data; SQLite replays it on the next open).
+
+    A connection that changed nothing (`tags`, `papers`, `show`...) has nothing of its own in
+    the log and skips the checkpoint: a TRUNCATE checkpoint waits out the busy timeout (5 s)
+    whenever another process is writing, so every reading command run beside the app's
+    re-enrichment or an index build took 5 s longer to exit."""
     try:
-        if not conn.in_transaction:
+        if not conn.in_transaction and conn.total_changes:
             checkpoint(conn)
     except sqlite3.ProgrammingError:
         return  # already closed

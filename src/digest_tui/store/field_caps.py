@@ -8,9 +8,10 @@ warning naming the file and line it came from. docs/security.md lists the figure
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from digest_tui.models import ImportWarning, Paper
+if TYPE_CHECKING:  # pydantic loads where a paper is built, not on every library open
+    from digest_tui.models import ImportWarning, Paper
 
 MAX_TITLE_CHARS = 2_000
 MAX_ABSTRACT_CHARS = 100_000
@@ -55,6 +56,8 @@ def cap_fields(paper: Paper) -> tuple[Paper, list[ImportWarning]]:
             )
     if not changes:
         return paper, []
+    from digest_tui.models import ImportWarning
+
     origin, line = where_from(paper)
     title = (changes.get("title") or paper.title)[:80]
     warning = ImportWarning(

@@ -16,12 +16,14 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from digest_tui.config import Machine
 from digest_tui.search_syntax import ParsedSearch
 
-MachinesSource = Sequence[Machine] | Callable[[], Sequence[Machine]]
+if TYPE_CHECKING:  # annotations only: the settings' pydantic models load on first use
+    from digest_tui.config import Machine
+
+MachinesSource: TypeAlias = "Sequence[Machine] | Callable[[], Sequence[Machine]]"
 
 
 def install_fits(

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.errors import DigestError
 from digest_tui.ids import normalize_arxiv_id, title_key
-from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest, Repo
 from digest_tui.state.refs import attach_pending
 from digest_tui.store import db
 from digest_tui.store.db import transaction
@@ -39,6 +38,10 @@ from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
 if TYPE_CHECKING:
     from digest_tui.enrich.parallel import EnrichPool, PartsTask
     from digest_tui.enrich.pipeline import Enricher
+
+    # The pydantic models load where a paper is built (import, re-enrichment): a command
+    # that only reads the library never imports pydantic.
+    from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest, Repo
     from digest_tui.state.user_state import UserState
 
 # Columns that come from a source (everything else is bookkeeping or derived).
@@ -498,6 +501,8 @@ class Library:
         missing = [(rowid, votes) for rowid, votes in stored if rowid not in incoming]
         if missing and not replace:
             if warnings is not None:
+                from digest_tui.models import ImportWarning
+
                 warnings.append(
                     ImportWarning(
                         origin=digest.origin or digest.id,
@@ -555,6 +560,8 @@ class Library:
         rows = self.conn.execute(
             "SELECT repo FROM extra_repos WHERE paper_rowid = ? ORDER BY url", (rowid,)
         ).fetchall()
+        from digest_tui.models import Repo
+
         return [Repo.model_validate_json(row[0]) for row in rows]
 
     def stale_count(self) -> int:
@@ -803,6 +810,8 @@ class Library:
             data[name] = json.loads(data[name] or "[]")
         data["withdrawn"] = bool(data["withdrawn"])
         data["published_year_inferred"] = bool(data["published_year_inferred"])
+        from digest_tui.models import Paper
+
         return Paper.model_validate(data)
 
     def resolve(self, ident: str) -> sqlite3.Row | None:
@@ -959,6 +968,8 @@ class _EnrichInput(NamedTuple):
 
 
 def _kept_warning(paper: Paper, existing: sqlite3.Row, kept: list[str]) -> ImportWarning:
+    from digest_tui.models import ImportWarning
+
     origin, line = where_from(paper)
     parts = []
     for name in kept:

@@ -1,0 +1,231 @@
+"""One line of `papers --format jsonl`: the JSON contract's paper object as text, spliced.
+
+`paper_view.paper_json` builds the contract's dict from a stored row; `json.dumps` then encodes
+it again. For a 100,000-paper dump that is most of the time (cProfile: the encoder ~48 us, the
+decoder ~18 us, the dict ~15 us a paper), and almost all of it re-creates text the store
+already holds: the JSON columns (hardware, topics, authors, ...) are written by the store with
+`json.dumps(value, ensure_ascii=False)`, exactly what the contract's encoder prints for them.
+
+So the line is assembled from the contract's keys, in the contract's order: the row's scalars
+encoded one by one (C string encoder), the stored JSON columns spliced as they are, and the
+user's state encoded as small values. A column is spliced only when its text is certainly what
+re-encoding its value would give:
+
+- a `\\u` escape may come from a writer with `ensure_ascii=True` (the store writes `topics`
+  so): such a column is decoded and encoded again;
+- `repos`, `links` and `topic_evidence` are reshaped by the contract (defaults filled, empty
+  link parts left out, match keys in a fixed order). The current enricher writes them in that
+  shape already (tests/unit/test_paper_jsonl.py proves it on every fixture paper), so a row
+  whose `enrich_fp` is the current fingerprint is spliced; any other row (enriched by another
+  version, or by none) is checked object by object and rebuilt by `paper_json`'s rules when
+  its shape differs.
+
+The line equals `dumps_json(paper_view(...).to_json())` byte for byte;
+tests/unit/test_paper_jsonl.py checks it on every fixture paper, a synthetic library and
+crafted rows (unicode, control characters, missing fields, old shapes, user state).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from json.encoder import encode_basestring  # what JSONEncoder(ensure_ascii=False) uses for str
+from typing import TYPE_CHECKING, Any
+
+from digest_tui.textsafe import escape_unsafe_in_json
+
+if TYPE_CHECKING:
+    from digest_tui.config import Machine
+    from digest_tui.store.library import Library
+
+# The columns the line reads: what `paper_json` (the fallback) reads too.
+COLUMNS = (
+    "p.rowid AS rowid, p.id, p.title, p.abstract, p.published, p.upvotes, p.topics, "
+    "p.topic_evidence, p.repos, p.hardware, p.arxiv_id, p.links, p.authors_count, p.authors, "
+    "p.organization, p.organization_name, p.keywords, p.categories, p.project_page, "
+    "p.withdrawn, p.source, p.first_seen, p.enrich_fp"
+)
+
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+_REPO_KEYS = (
+    "url",
+    "host",
+    "owner",
+    "name",
+    "path",
+    "kind",
+    "source",
+    "framework",
+    "notes",
+    "stars",
+)
+_MATCH_KEYS = ("phrase", "field", "start", "end")
+_LINK_HEAD = ("url", "host", "kind")
+_LINK_PARTS = ("owner", "name", "path")
+
+
+def safe_json_text(text: str) -> str:
+    """`text` (JSON from the compact encoder) with unsafe characters as `\\uXXXX` escapes.
+
+    json already escapes C0 controls, so in ASCII text only DEL can be unsafe; `isascii` is a
+    flag check that spares most lines the regex scan."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return escape_unsafe_in_json(text)
+
+
+def _value(value: Any) -> str:
+    """A nullable scalar of the row as the contract's encoder prints it."""
+    if value is None:
+        return "null"
+    if type(value) is str:
+        return encode_basestring(value)
+    if type(value) is int:
+        return int.__repr__(value)  # what the encoder prints for an int
+    return _encode(value)
+
+
+def _small(values: Sequence[Any]) -> str:
+    """A short list (tags, digests, lists) as the encoder prints it; most are empty."""
+    return _encode(list(values)) if values else "[]"
+
+
+def _column(text: str | None) -> str:
+    """A stored JSON column as the encoder would print its value (see the module's doc)."""
+    if text is None:
+        return "null"
+    if "\\u" in text:
+        return _encode(json.loads(text))
+    return text
+
+
+def _is_contract_link(link: Mapping[str, Any]) -> bool:
+    keys = tuple(link)
+    if keys[:3] != _LINK_HEAD:
+        return False
+    parts = keys[3:]
+    # The optional parts, each at most once, in the contract's order, never null.
+    return parts == tuple(k for k in _LINK_PARTS if k in parts) and all(
+        link[k] is not None for k in parts
+    )
+
+
+def _reshaped_columns(row: sqlite3.Row, current_fp: str | None) -> tuple[str, str, str]:
+    """`topic_evidence`, `repos` and `links` as the contract prints them."""
+    evidence_text, repos_text, links_text = row["topic_evidence"], row["repos"], row["links"]
+    if current_fp is not None and row["enrich_fp"] == current_fp:
+        return _column(evidence_text), _column(repos_text), _column(links_text)
+    if evidence_text == "{}" and repos_text == "[]" and links_text == "[]":
+        return evidence_text, repos_text, links_text
+    evidence, repos, links = json.loads(f"[{evidence_text},{repos_text},{links_text}]")
+    from digest_tui.paper_view import evidence_json, link_json, repo_json
+
+    if not all(tuple(m) == _MATCH_KEYS for ms in evidence.values() for m in ms):
+        evidence_text = _encode(evidence_json(evidence))
+    else:
+        evidence_text = _column(evidence_text)
+    if not all(tuple(r) == _REPO_KEYS for r in repos):
+        repos_text = _encode([repo_json(r) for r in repos])
+    else:
+        repos_text = _column(repos_text)
+    if not all(_is_contract_link(link) for link in links):
+        links_text = _encode([link_json(link) for link in links])
+    else:
+        links_text = _column(links_text)
+    return evidence_text, repos_text, links_text
+
+
+def paper_jsonl_line(
+    library: Library,
+    row: sqlite3.Row,
+    machines: Sequence[Machine] = (),
+    *,
+    state: Mapping[str, Any],
+    digests: Sequence[str],
+) -> str:
+    """`dumps_json(paper_json(library, row, machines, state=..., digests=...))`, spliced.
+
+    With machines configured, a paper with hardware also gets `machine_fit`, computed from
+    the parsed hardware: that paper goes through `paper_json`."""
+    if machines and row["hardware"] is not None and library.enricher is not None:
+        from digest_tui.paper_view import paper_json
+
+        paper = paper_json(library, row, machines, state=state, digests=digests)
+        return safe_json_text(_encode(paper))
+    enricher = library.enricher
+    current_fp = enricher.fingerprint if enricher is not None else None
+    evidence, repos, links = _reshaped_columns(row, current_fp)
+    v = _value
+    conflicts = state.get("note_conflicts")
+    line = "".join(
+        (
+            '{"id": ',
+            encode_basestring(row["id"]),
+            ', "title": ',
+            encode_basestring(row["title"]),
+            ', "abstract": ',
+            encode_basestring(row["abstract"]),
+            ', "published": ',
+            v(row["published"]),
+            ', "upvotes": ',
+            v(row["upvotes"]),
+            ', "topics": ',
+            _column(row["topics"]),
+            ', "topic_evidence": ',
+            evidence,
+            ', "repos": ',
+            repos,
+            ', "hardware": ',
+            _column(row["hardware"] or None),  # as paper_json: empty text is null
+            ', "bookmarked": ',
+            "true" if state["bookmarked"] else "false",
+            ', "tags": ',
+            _small(state["tags"]),
+            ', "read": ',
+            "true" if state["read"] else "false",
+            ', "arxiv_id": ',
+            v(row["arxiv_id"]),
+            ', "links": ',
+            links,
+            ', "authors_count": ',
+            v(row["authors_count"]),
+            ', "authors": ',
+            _column(row["authors"]),
+            ', "organization": ',
+            v(row["organization"]),
+            ', "organization_name": ',
+            v(row["organization_name"]),
+            ', "keywords": ',
+            _column(row["keywords"]),
+            ', "categories": ',
+            _column(row["categories"]),
+            ', "project_page": ',
+            v(row["project_page"]),
+            ', "withdrawn": ',
+            "true" if row["withdrawn"] else "false",
+            ', "digests": ',
+            _small(digests),
+            ', "source": ',
+            encode_basestring(row["source"]),
+            ', "note": ',
+            v(state.get("note")),
+            ', "note_conflicts": ',
+            _encode([_conflict(c) for c in conflicts]) if conflicts else "[]",
+            ', "lists": ',
+            _small(state.get("lists", ())),
+            "}",
+        )
+    )
+    return safe_json_text(line)
+
+
+def _conflict(c: Mapping[str, Any]) -> dict[str, Any]:
+    """`NoteConflict.to_json`'s keys in its order."""
+    return {
+        "version": c["version"],
+        "device": c["device"],
+        "created_at": c["created_at"],
+        "text": c["text"],
+    }
