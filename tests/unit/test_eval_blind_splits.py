@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2/3/4/5.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2/.../6.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -64,6 +64,9 @@ SPLITS = [
           ("test", "test2", "test3"), blind=True),
     Split("test5", 60, {"kernels": 14, "training-parallelism": 15, "moe": 10, "serving": 15}, 10,
           ("test", "test2", "test3", "test4"), blind=True),
+    # Short of the 60 aimed for: most obvious queries returned papers earlier splits hold.
+    Split("test6", 25, {"kernels": 3, "training-parallelism": 7, "moe": 3, "serving": 5}, 10,
+          ("test", "test2", "test3", "test4", "test5"), blind=True),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
