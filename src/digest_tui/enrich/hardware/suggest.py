@@ -270,6 +270,13 @@ _STUDY_TITLE = (
     ("a survey", re.compile(r"\b(?:survey|literature review|systematic review)\b", re.I)),
     ("a position paper", re.compile(r"\bposition(?: paper)?:|\bposition paper\b", re.I)),
     ("a simulation study", re.compile(r"\bsimulators?\b", re.I)),
+    # A network or cluster simulation is the subject; a physics simulation on GPUs is not.
+    (
+        "a simulation study",
+        re.compile(
+            r"\b(?:network|packet-level|flow-level|discrete-event|cluster) simulations?\b", re.I
+        ),
+    ),
     (
         "a footprint study",
         re.compile(r"\bfootprints?\b|\b(?:carbon|emissions?)\b|\bresource costs?\b", re.I),
@@ -299,6 +306,13 @@ _STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    # A performance-modelling framework predicts runs; the devices it is validated on are
+    # published measurements, not a setup ("a performance model" inside a system is not one).
+    (
+        "a performance model",
+        ("performance model",),
+        re.compile(r"\bperformance model(?:l?ing)? (?:framework|tool|methodology)s?\b", re.I),
+    ),
     # A cycle-accurate (cycle-level) simulator models a chip that is not on sale.
     ("a hardware design", ("cycle-",), re.compile(r"\bcycle-(?:accurate|level) simulat\w+", re.I)),
     # A proposed chip or microarchitecture: measured in a simulator, not on a device to buy.
@@ -316,8 +330,10 @@ _STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         re.compile(
             r"\barchitectural extensions\b|\barea (?:and power )?overheads?\b"
             r"|\bhardware design\b|\bmicroarchitecture designed\b|\bmultiplier units?\b"
-            r"|\bwe (?:propose|design|present) (?:a |an )?(?:novel )?(?:\w+ )?"
-            r"(?:accelerator|microarchitecture|hardware architecture)\b",
+            # "This paper proposes an edge LLM inference accelerator", not "an accelerator-aware
+            # method".
+            r"|\b(?:we|this (?:paper|work)) (?:propose|design|present)s? (?:a |an )?(?:novel )?"
+            r"(?:[\w-]+ ){0,4}?(?:accelerator|microarchitecture|hardware architecture)(?![\w-])",
             re.I,
         ),
     ),
@@ -451,7 +467,31 @@ class _Builder:
             return setups
         pool = [m for m in self._named() if _usable(m)]
         counts = [c for c in self.facts.counts if _usable(c) and c.span.source != "curated"]
-        return self._setups(pool, counts, "named")
+        return self._setups(pool, counts, "named") + self._architecture_setups()
+
+    def _architecture_setups(self) -> list[_Setup]:
+        """ "8 Nvidia Hopper GPUs": a count of GPUs of one generation. The device is not named,
+        so none is invented; the count and its scale are the paper's."""
+        out: list[_Setup] = []
+        for m in self.facts.mentions:
+            if m.kind != "architecture" or m.count is None or m.hours or not _usable(m):
+                continue
+            if m.span.source == "curated":
+                continue
+            scale = "multi-node" if m.vague and m.count >= 100 else _scale_for(None, m.count)
+            out.append(
+                _Setup(
+                    "",
+                    m.count,
+                    scale,
+                    "generic",
+                    [m.span],
+                    vague=m.vague,
+                    label=m.span.quote,
+                    position=m.span.start,
+                )
+            )
+        return out
 
     def _setups(self, pool: list[Mention], counts: list[CountMention], source: str) -> list[_Setup]:
         setups = [s for m in pool if (s := _mention_setup(self.catalog, m)) is not None]
@@ -681,6 +721,17 @@ class _Builder:
                     device = None  # "iGPUs and mobile phones ... only four GPUs": not phones
                 total = _count_total(best, device) if device or best.unit == "device" else None
                 count_scale = _count_scale(best)
+                if (
+                    count_scale == "single-node"
+                    and best.unit == "device"
+                    and self.kernels
+                    and self.facts.measured
+                    and self.facts.mode != "training"
+                    and not (self.facts.multi_device or self.facts.parallel)
+                ):
+                    # "Our experiments on three GPUs" in a kernel paper whose kernels share
+                    # nothing between devices: three GPU models, each timed alone.
+                    total, count_scale = 1, "single-device"
                 if cue_scale == "edge" and best.unit == "device" and device is None:
                     # "multiple devices" of a Raspberry Pi cluster or phones: edge devices, not
                     # GPUs in a server.
@@ -724,6 +775,11 @@ class _Builder:
                     # compute needs more than a node for a month (see _beyond_one_node).
                     target = _Setup("", None, "multi-node", "cue", [size.span])
                     confidence = "low"
+                if target is not None and target.scale == "single-device" and self.facts.parallel:
+                    # The text splits the model over devices (tensor, expert or pipeline
+                    # parallelism): the estimate may raise that setup, never shrink it to one
+                    # device. How many devices the text does not say.
+                    target = _Setup(target.device, None, "single-node", "estimate")
                 spread_scale, spread_spans = self._distributed_setting()
                 if target is not None and target.scale == "single-device" and spread_scale:
                     # A small model that would fit one GPU, trained or served in stages across

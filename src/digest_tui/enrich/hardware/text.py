@@ -113,13 +113,20 @@ _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b",
 # The unit is found first (cheap), then the count is read backwards from it like a device's.
 _UNIT = Gated.compile(
     r"\b(?:GPU[\s-](?:nodes?|servers?|machines?)|node[\s-]clusters?|nodes?|GPUs?|NPUs?"
-    r"|TPUs?(?: chips)?|GCDs?|devices|accelerators)\b"
+    r"|TPUs?(?: chips)?|GCDs?|devices|accelerators|ranks)\b"
     r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|clusters?"
     r"|architectures?|resources|computing|platforms?|programming|instances|providers|costs?"
     r"|efficiency|acceleration|implementations?|buffers|threads|types?|markets?|-based|-resident"
     r"|-accelerated|-friendly|-oriented|-centric|-specific|-enabled|-aware))",
     re.IGNORECASE,
 )
+# "from 4 to 32 ranks": the processes of a distributed job, one device each. The word is also a
+# matrix rank ("LoRA at 16 ranks"), so a rank count is kept only when the text splits work over
+# devices (`_PARALLEL_WORK` or `_MULTI_DEVICE`).
+_RANKS = re.compile(r"ranks\b", re.IGNORECASE)
+# What may follow an architecture for its count to count devices: "8 Nvidia Hopper GPUs", not
+# "two Hopper features".
+_AFTER_ARCH_UNIT = re.compile(r"^\s*(?:GPUs?|accelerators?|chips?|cards?|devices)\b", re.I)
 # A count of "GPU servers" or "GPU machines" counts machines, like "GPU nodes".
 _NODE_UNIT = re.compile(r"node|server|machine", re.IGNORECASE)
 # "128-GPU scale", "three 8-GPU platforms" (GPUs per machine).
@@ -204,6 +211,17 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bclusters? of (?:GPUs|accelerators)\b", "multi-node", True),
+    # The GPUs of a cluster, and results over cluster configurations, span machines: "tables
+    # across multiple GPUs in a cluster", "on different cluster configurations".
+    (
+        r"\b(?:GPUs|accelerators|nodes|machines|servers) in (?:a|the) (?:GPU |compute |computing )?"
+        r"clusters?\b|\b(?:different|various|several|multiple|varying) cluster (?:configurations"
+        r"|sizes|scales|setups)\b",
+        "multi-node",
+        True,
+    ),
+    # A parameter server is a machine of its own beside the workers ("allocating PSs").
+    (r"\bparameter[- ]servers?\b|\bPSs\b", "multi-node", True),
     (
         r"\blarge-scale (?:distributed |parallel |data-parallel )?(?:pre-?)?training\b",
         "multi-node",
@@ -352,6 +370,13 @@ _FILTER_KERNEL = Gated.compile(
     r"\bkernel sizes?\b|\bkernels? (?:with|of) (?:\w+ )?(?:size|stride)s?\b|\bstrides?\b",
     re.IGNORECASE,
 )
+# The operating system's kernel ("kernel-accelerated I/O", "our Linux kernel module"): not a
+# compute kernel, so neither a kernel cue nor the paper's own kernels.
+_OS_KERNEL = Gated.compile(
+    r"\b(?:Linux|OS|operating[- ]system|host|guest)\s+kernels?\b"
+    r"|\bkernels?[- ](?:accelerated|bypass|space|mode|modules?|drivers?|threads?|versions?)\b",
+    re.IGNORECASE,
+)
 # ...unless the word is a compute kernel's: "CUDA kernels", "our GPU kernel".
 _COMPUTE_KERNEL_BEFORE = re.compile(r"\b(?:CUDA|GPU|Triton|GEMM|fused|custom|our)[\s-]$", re.I)
 # Kernels that are the paper's own contribution: one such phrase makes a kernel paper.
@@ -373,7 +398,12 @@ _CODE_ONLY = Gated.compile(
 _MEASURED = Gated.compile(
     r"\bspeed-?ups?\b|\bfaster\b|\blatency\b|\bthroughput\b|\bTFLOPS\b|\bFLOP/s\b"
     r"|\boutperform\w*|\bexecution (?:time|speed|performance)s?\b|\baccelerations?\b"
-    r"|\bruntime\b(?! (?:testing|tests?|verification|checks?|checking|errors?|bugs?))",
+    r"|\bruntime\b(?! (?:testing|tests?|verification|checks?|checking|errors?|bugs?))"
+    # Experiments on devices, or operators a compiler optimises, are timed runs too: "we
+    # conduct experiments on commonly-used devices", "optimizing individual Triton operators".
+    r"|\b(?:experiments|evaluations?|benchmarks?) (?:[\w-]+ ){0,2}?on (?:[\w-]+ ){0,3}?"
+    r"(?:devices|GPUs|hardware|accelerators|platforms)\b"
+    r"|\boptimi[sz]\w* (?:[\w-]+ ){0,2}?operators\b",
     re.IGNORECASE,
 )
 # Parallelism across devices (tensor, pipeline, expert, hybrid): at inference time too, the
@@ -419,6 +449,7 @@ _MODULE_GATES = (
     _KERNEL_CUES,
     _FILTER_KERNEL,
     _OWN_KERNELS,
+    _OS_KERNEL,
     _CODE_ONLY,
     _MEASURED,
     _MULTI_DEVICE,
@@ -817,6 +848,9 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
                 mention.count, mention.vague = count, vague
                 start = before.start()
         after = text[end : end + 48]
+        if kind == "architecture" and not _AFTER_ARCH_UNIT.match(after):
+            mention.count, mention.vague = None, False
+            start = match.start()
         mention.in_node = bool(_AFTER_NODE.match(after))
         mention.in_cluster = bool(_AFTER_CLUSTER.match(after))
         mention.hours = bool(_AFTER_HOURS.match(after))
@@ -1171,23 +1205,38 @@ def extract(
     # Where "kernel" is the convolution filter ("kernel size 3x3", "stride"), the bare word is
     # not a compute kernel; the other cues (CUDA, GEMM, Triton...) still count.
     filter_sense = _FILTER_KERNEL.search(both, both_lowered) is not None
+    os_kernels = Coverage(len(both))
+    for hit in _OS_KERNEL.finditer(both, both_lowered):
+        os_kernels.cover(hit.start(), hit.end())
     kernel_hits = sum(
         1
         for hit in _KERNEL_CUES.finditer(both, both_lowered)
-        if not (
+        if not os_kernels.overlaps(hit.start(), hit.end())
+        and not (
             filter_sense
             and hit.group(0).lower().startswith("kernel")
             and not _COMPUTE_KERNEL_BEFORE.search(both, max(0, hit.start() - 12), hit.start())
         )
     )
+    # The abstract starts after the title and its line break in `both`.
+    shift = len(title) + 1
     facts.kernel_paper = (
         kernel_hits >= 2
-        or _KERNEL_CUES.search(title, title_doc.lowered) is not None
-        or _OWN_KERNELS.search(abstract, abstract_doc.lowered) is not None
+        or any(
+            not os_kernels.overlaps(hit.start(), hit.end())
+            for hit in _KERNEL_CUES.finditer(title, title_doc.lowered)
+        )
+        or any(
+            not os_kernels.overlaps(hit.start() + shift, hit.end() + shift)
+            for hit in _OWN_KERNELS.finditer(abstract, abstract_doc.lowered)
+        )
     )
     facts.code_only = _CODE_ONLY.search(both, both_lowered) is not None
     facts.stages = _STAGES.search(both, both_lowered) is not None
     facts.measured = _MEASURED.search(both, both_lowered) is not None
     facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
     facts.parallel = _PARALLEL_WORK.search(both, both_lowered) is not None
+    if not (facts.parallel or facts.multi_device):
+        # No work split over devices: "16 ranks" is a matrix rank, not 16 processes.
+        facts.counts = [c for c in facts.counts if not _RANKS.search(c.span.quote)]
     return facts
