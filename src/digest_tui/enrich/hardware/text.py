@@ -71,7 +71,9 @@ _VAGUE = {
     "ten-thousand-scale of",
 }
 _NUM = (
-    r"(?:(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?[kK](?![\w])|\d+)"
+    # Thousands grouped by a comma or, SI style, by a (thin, no-break) space: "16 384 GPUs".
+    r"(?:(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3}(?!\d))+"
+    r"|\d+(?:\.\d+)?[kK](?![\w])|\d+)"
     r"|\b(?P<word>tens of thousands of|ten-thousand-scale of|thousands of|hundreds of|dozens of"
     r"|several|multiple|single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|sixteen|an?))"
@@ -753,7 +755,7 @@ def _count_of(num: str | None, word: str | None) -> tuple[int | None, bool]:
     if num:
         if num[-1] in "kK":  # "4K GPUs": thousands, as written
             return round(float(num[:-1]) * 1000), False
-        return int(num.replace(",", "")), False
+        return int(re.sub(r"[,\s]", "", num)), False
     if word:
         key = word.lower()
         return _WORD_COUNTS.get(key), key in _VAGUE
