@@ -49,9 +49,9 @@ sys.path.insert(0, str(ROOT / "bench"))  # the evaluation package beside this sc
 from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog  # noqa: E402
 from digest_tui.errors import EvalDataError  # noqa: E402
 from evaluation import hardware_eval, topic_eval  # noqa: E402
+from evaluation.splits import EVAL_DIR, label_file  # noqa: E402
 
-EVAL = ROOT / "fixtures" / "eval"
-SECOND = EVAL / "second_labeller"
+SECOND = EVAL_DIR / "second_labeller"
 # The four built-in topics, in the taxonomy's order (a label naming another one is an error).
 TOPICS = ("kernels", "moe", "serving", "training-parallelism")
 
@@ -487,12 +487,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     topic_files = args.topics or (
-        EVAL / f"topics_{args.split}.yaml",
-        SECOND / f"topics_{args.split}.yaml",
+        label_file("topics", args.split),
+        SECOND / label_file("topics", args.split).name,
     )
     hardware_files = args.hardware or (
-        EVAL / f"hardware_{args.split}.yaml",
-        SECOND / f"hardware_{args.split}.yaml",
+        label_file("hardware", args.split),
+        SECOND / label_file("hardware", args.split).name,
     )
     try:
         topics = topic_agreement(

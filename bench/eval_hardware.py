@@ -6,14 +6,11 @@
 
 Per split: recall and precision of the devices the text names, scale agreement (overall, on
 papers with a known scale, by how the label was reached), how often `unknown` is predicted and
-labelled, the confusion of scales, how often each confidence level is right, the median time
-per paper, and every disagreement with the evidence behind it. The development split
-(fixtures/eval/hardware.yaml) is what the rules were written from; the test split
-(fixtures/eval/hardware_test.yaml), the second (hardware_test2.yaml), the third
-(hardware_test3.yaml), the fourth (hardware_test4.yaml), the fifth (hardware_test5.yaml) and the
-sixth (hardware_test6.yaml; the last four labelled blind before they were first measured) are
-never tuned on. The sixth is measured here, by hand, once; the test suite never measures it (it
-only parses its labels).
+labelled, the confusion of scales, how often each confidence level is right, the median time per
+paper, and every disagreement with the evidence behind it. The development split
+(fixtures/eval/hardware.yaml) is what the rules were written from; the test splits
+(fixtures/eval/hardware_test*.yaml, listed in bench/evaluation/splits.py; test2 onwards labelled
+blind and committed before they were first measured) are never tuned on.
 The logic lives in bench/evaluation/hardware_eval.py so tests run the same.
 """
 
@@ -37,36 +34,9 @@ from evaluation.hardware_eval import (  # noqa: E402
     read_digest_papers,
     read_split_papers,
 )
+from evaluation.splits import DIGESTS, SPLIT_NAMES, TEST_SPLITS, label_file, split_choices  # noqa: E402
 
-DIGESTS = ROOT / "fixtures" / "digests"
-LABELS = ROOT / "fixtures" / "eval" / "hardware.yaml"
-TEST_SPLIT = ROOT / "fixtures" / "eval" / "hardware_test.yaml"
-TEST2_SPLIT = ROOT / "fixtures" / "eval" / "hardware_test2.yaml"
-TEST3_SPLIT = ROOT / "fixtures" / "eval" / "hardware_test3.yaml"
-TEST4_SPLIT = ROOT / "fixtures" / "eval" / "hardware_test4.yaml"
-TEST5_SPLIT = ROOT / "fixtures" / "eval" / "hardware_test5.yaml"
-TEST6_SPLIT = ROOT / "fixtures" / "eval" / "hardware_test6.yaml"
-SPLIT_NAMES = {
-    "dev": "development",
-    "test": "test",
-    "test2": "second test",
-    "test3": "third test",
-    "test4": "fourth test",
-    "test5": "fifth test",
-    "test6": "sixth test",
-}
-# "both" predates the second test split and stays accepted: dev and test.
-SPLIT_CHOICES = {
-    "dev": ("dev",),
-    "test": ("test",),
-    "test2": ("test2",),
-    "test3": ("test3",),
-    "test4": ("test4",),
-    "test5": ("test5",),
-    "test6": ("test6",),
-    "both": ("dev", "test"),
-    "all": ("dev", "test", "test2", "test3", "test4", "test5", "test6"),
-}
+SPLIT_CHOICES = split_choices()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,16 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     chosen = SPLIT_CHOICES[args.split]
     if "dev" in chosen:
         papers = read_digest_papers(DIGESTS.glob("*.txt"))
-        reports["dev"] = evaluate(catalog, load_labels(LABELS), papers, timing_rounds=rounds)
-    for name, path in (
-        ("test", TEST_SPLIT),
-        ("test2", TEST2_SPLIT),
-        ("test3", TEST3_SPLIT),
-        ("test4", TEST4_SPLIT),
-        ("test5", TEST5_SPLIT),
-        ("test6", TEST6_SPLIT),
-    ):
+        reports["dev"] = evaluate(
+            catalog, load_labels(label_file("hardware", "dev")), papers, timing_rounds=rounds
+        )
+    for name in TEST_SPLITS:
         if name in chosen:
+            path = label_file("hardware", name)
             reports[name] = evaluate(
                 catalog, load_labels(path), read_split_papers(path), timing_rounds=rounds
             )

@@ -7,11 +7,8 @@ Per split: per-topic precision/recall/F1, micro-F1, the share of papers exactly 
 papers that are wrong (with the evidence behind each wrong or missing topic); with both splits,
 a side-by-side table first. Then the classifier's speed per paper (on the dev papers). The
 development split (fixtures/eval/topics.yaml) is what the rules were written from; the test
-split (fixtures/eval/topics_test.yaml), the second (topics_test2.yaml), the third
-(topics_test3.yaml), the fourth (topics_test4.yaml), the fifth (topics_test5.yaml) and the sixth
-(topics_test6.yaml; the last four labelled blind and committed before they were first measured)
-are never tuned on. The sixth is measured here, by hand, once; the test suite never measures it
-(it only parses its labels).
+splits (fixtures/eval/topics_test*.yaml, listed in bench/evaluation/splits.py; test2 onwards
+labelled blind and committed before they were first measured) are never tuned on.
 The logic lives in bench/evaluation/topic_eval.py so tests run the same thing.
 """
 
@@ -30,6 +27,7 @@ sys.path.insert(0, str(ROOT / "bench"))  # the evaluation package beside this sc
 
 from digest_tui.enrich.topics.classifier import classify  # noqa: E402
 from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy  # noqa: E402
+from evaluation.splits import DIGESTS, SPLIT_NAMES, TEST_SPLITS, label_file, split_choices  # noqa: E402
 from evaluation.topic_eval import (  # noqa: E402
     EvalReport,
     evaluate,
@@ -40,35 +38,7 @@ from evaluation.topic_eval import (  # noqa: E402
     read_split_papers,
 )
 
-DIGESTS = ROOT / "fixtures" / "digests"
-LABELS = ROOT / "fixtures" / "eval" / "topics.yaml"
-TEST_SPLIT = ROOT / "fixtures" / "eval" / "topics_test.yaml"
-TEST2_SPLIT = ROOT / "fixtures" / "eval" / "topics_test2.yaml"
-TEST3_SPLIT = ROOT / "fixtures" / "eval" / "topics_test3.yaml"
-TEST4_SPLIT = ROOT / "fixtures" / "eval" / "topics_test4.yaml"
-TEST5_SPLIT = ROOT / "fixtures" / "eval" / "topics_test5.yaml"
-TEST6_SPLIT = ROOT / "fixtures" / "eval" / "topics_test6.yaml"
-SPLIT_NAMES = {
-    "dev": "development",
-    "test": "test",
-    "test2": "second test",
-    "test3": "third test",
-    "test4": "fourth test",
-    "test5": "fifth test",
-    "test6": "sixth test",
-}
-# "both" predates the second test split and stays accepted: dev and test.
-SPLIT_CHOICES = {
-    "dev": ("dev",),
-    "test": ("test",),
-    "test2": ("test2",),
-    "test3": ("test3",),
-    "test4": ("test4",),
-    "test5": ("test5",),
-    "test6": ("test6",),
-    "both": ("dev", "test"),
-    "all": ("dev", "test", "test2", "test3", "test4", "test5", "test6"),
-}
+SPLIT_CHOICES = split_choices()
 
 
 def time_classifier(
@@ -117,16 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     reports: dict[str, EvalReport] = {}
     chosen = SPLIT_CHOICES[args.split]
     if "dev" in chosen:
-        reports["dev"] = evaluate(taxonomy, load_labels(LABELS), dev_papers)
-    for name, path in (
-        ("test", TEST_SPLIT),
-        ("test2", TEST2_SPLIT),
-        ("test3", TEST3_SPLIT),
-        ("test4", TEST4_SPLIT),
-        ("test5", TEST5_SPLIT),
-        ("test6", TEST6_SPLIT),
-    ):
+        reports["dev"] = evaluate(taxonomy, load_labels(label_file("topics", "dev")), dev_papers)
+    for name in TEST_SPLITS:
         if name in chosen:
+            path = label_file("topics", name)
             reports[name] = evaluate(taxonomy, load_labels(path), read_split_papers(path))
     speed = (
         time_classifier(taxonomy, [(p.title, p.abstract) for p in dev_papers.values()], args.rounds)

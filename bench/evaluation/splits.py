@@ -1,0 +1,41 @@
+"""The labelled evaluation splits, in one place for every script that measures them.
+
+Each split is a pair of label files under fixtures/eval/: `topics[_NAME].yaml` for the topic
+classifier and `hardware[_NAME].yaml` for the hardware suggestion (the development split has no
+suffix and reads its papers from the fixture digests; the test splits carry their abstracts).
+Adding a split is one line in `TEST_SPLITS` (and its labels); see docs/labelling.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EVAL_DIR = ROOT / "fixtures" / "eval"
+DIGESTS = ROOT / "fixtures" / "digests"
+
+# Test splits, oldest first, with the name a report prints ("== second test split ==").
+TEST_SPLITS = {
+    "test": "test",
+    "test2": "second test",
+    "test3": "third test",
+    "test4": "fourth test",
+    "test5": "fifth test",
+    "test6": "sixth test",
+}
+SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
+
+
+def split_choices() -> dict[str, tuple[str, ...]]:
+    """What `--split` accepts: each split alone, "both" (predates the second test split: dev
+    and test) and "all". A fresh dict, so a caller may narrow it without touching others."""
+    return {
+        **{name: (name,) for name in SPLIT_NAMES},
+        "both": ("dev", "test"),
+        "all": tuple(SPLIT_NAMES),
+    }
+
+
+def label_file(kind: str, split: str) -> Path:
+    """fixtures/eval/topics_test4.yaml for ("topics", "test4"); topics.yaml for the dev split."""
+    return EVAL_DIR / (f"{kind}.yaml" if split == "dev" else f"{kind}_{split}.yaml")
