@@ -15,15 +15,10 @@ from digest_tui.enrich.hardware.suggest import suggest_hardware
 from digest_tui.enrich.hardware.text import Matchers, TextFacts, extract, matchers
 from digest_tui.enrich.links import extract_links, repos_from_links
 from digest_tui.enrich.topics.classifier import classify
-from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy
+from digest_tui.enrich.topics.taxonomy import Taxonomy
 
 # About 3.5 MB: big enough that a step quadratic in the number of matches cannot finish.
 REPEATS = 40_000
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
 
 
 def spans(evidence: list) -> list[tuple[str, int, int]]:  # type: ignore[type-arg]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
 from digest_tui.errors import EvalDataError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,11 +21,6 @@ sys.path.insert(0, str(ROOT / "bench"))  # the script and its evaluation package
 
 import eval_agreement as agreement  # noqa: E402
 from evaluation import topic_eval  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def catalog() -> HardwareCatalog:
-    return load_hardware_catalog(None)
 
 
 def _write(path: Path, text: str) -> Path:

@@ -5,16 +5,11 @@ from __future__ import annotations
 import pytest
 
 from digest_tui.config import Machine
-from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
 from digest_tui.enrich.hardware.fit import fit_machines
 from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
 
 CONTRACT_KEYS = {"target", "scale", "devices", "memory_gb", "confidence", "evidence"}
-
-
-@pytest.fixture(scope="module")
-def catalog() -> HardwareCatalog:
-    return load_hardware_catalog()
 
 
 def suggest(catalog: HardwareCatalog, abstract: str, title: str = "A paper", **kw):  # type: ignore[no-untyped-def]

@@ -6,18 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
-from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
-
-
-@pytest.fixture(scope="module")
-def catalog() -> HardwareCatalog:
-    return load_hardware_catalog()
-
-
-def suggest(catalog: HardwareCatalog, abstract: str, title: str = "") -> HardwareSuggestion:
-    return suggest_hardware(catalog, title, abstract)
-
+from tests.support.judgement import suggest
 
 # --- kernel papers: generating or verifying code is not timing it on a device -------------
 

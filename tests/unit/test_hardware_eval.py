@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
 from digest_tui.enrich.hardware.gate import Gated, Lowered, triggers
 from digest_tui.enrich.hardware.text import CUE_PATTERNS
 from digest_tui.errors import EvalDataError
@@ -34,11 +34,6 @@ DIGESTS = ROOT / "fixtures" / "digests"
 SCALE_FLOOR = 0.92
 DEVICE_RECALL_FLOOR = 0.95
 DEVICE_PRECISION_FLOOR = 0.95
-
-
-@pytest.fixture(scope="module")
-def catalog() -> HardwareCatalog:
-    return load_hardware_catalog()
 
 
 @pytest.fixture(scope="module")

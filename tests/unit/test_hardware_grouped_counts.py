@@ -6,13 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
 from digest_tui.enrich.hardware.suggest import suggest_hardware
-
-
-@pytest.fixture(scope="module")
-def catalog() -> HardwareCatalog:
-    return load_hardware_catalog()
 
 
 @pytest.mark.parametrize(

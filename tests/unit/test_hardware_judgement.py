@@ -8,22 +8,14 @@ import re
 import pytest
 
 from digest_tui.config import Machine
-from digest_tui.enrich.hardware.catalog import HardwareCatalog, load_hardware_catalog
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
 from digest_tui.enrich.hardware.fit import fit_machines
-from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
+from digest_tui.enrich.hardware.suggest import HardwareSuggestion
+from tests.support.judgement import suggest
 
 RTX = Machine(name="rtx", devices=[{"id": "rtx-4090", "count": 1}])  # type: ignore[list-item]
 QUAD = Machine(name="quad", devices=[{"id": "rtx-4090", "count": 4}])  # type: ignore[list-item]
 NODE = Machine(name="node", devices=[{"id": "h100", "count": 8}])  # type: ignore[list-item]
-
-
-@pytest.fixture(scope="module")
-def catalog() -> HardwareCatalog:
-    return load_hardware_catalog()
-
-
-def suggest(catalog: HardwareCatalog, abstract: str, title: str = "") -> HardwareSuggestion:
-    return suggest_hardware(catalog, title, abstract)
 
 
 def fit(catalog: HardwareCatalog, s: HardwareSuggestion, machine: Machine) -> bool | None:

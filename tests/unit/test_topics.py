@@ -27,11 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILTIN = ["kernels", "moe", "serving", "training-parallelism"]
 
 
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
 def topics_of(taxonomy: Taxonomy, abstract: str, title: str = "") -> list[str]:
     return classify(taxonomy, title, abstract).topics
 

@@ -6,19 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from digest_tui.enrich.topics.classifier import classify
-from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy
+from tests.support.judgement import topics
 
 TP = "training-parallelism"
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
-def topics(taxonomy: Taxonomy, title: str, abstract: str) -> list[str]:
-    return classify(taxonomy, title, abstract).topics
 
 
 # --- embedding tables placed over devices: model parallelism of recommendation models ----------

@@ -9,19 +9,11 @@ from __future__ import annotations
 import pytest
 
 from digest_tui.enrich.topics.classifier import classify
-from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy
+from digest_tui.enrich.topics.taxonomy import load_taxonomy
 from digest_tui.errors import TaxonomyError
+from tests.support.judgement import topics
 
 TP = "training-parallelism"
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
-def topics(taxonomy: Taxonomy, title: str, abstract: str) -> list[str]:
-    return classify(taxonomy, title, abstract).topics
 
 
 # --- parallelism at inference time is not training parallelism -----------------------------
