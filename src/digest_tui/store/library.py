@@ -65,16 +65,6 @@ _SOURCE_FIELDS = (
     "source",
     "source_ref",
 )
-_ENRICH_FIELDS = (
-    "topics",
-    "topic_evidence",
-    "links",
-    "repos",
-    "hardware",
-    "has_code",
-    "max_stars",
-    "enrich_fp",
-)
 _JSON_LIST_FIELDS = ("authors", "keywords", "categories")
 # Meta key: the enrichment fingerprint every stored paper is known to carry (`has_stale`).
 _ENRICHED_FP = "enriched_fp"
