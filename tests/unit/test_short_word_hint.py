@@ -45,3 +45,15 @@ def test_the_cli_notes_it_on_stderr_and_quoting_searches_abstracts(home, capsys)
     # The quoted word (a whole word, not a prefix: "GPUs" is another word) also finds papers
     # that say "GPU" only in their abstracts.
     assert in_titles and everywhere - in_titles
+
+
+def test_export_notes_it_too_and_keeps_it_out_of_the_data(home, capsys) -> None:
+    from digest_tui.cli import main
+
+    assert main(["import", str(SEED_DEC10)]) == 0
+    capsys.readouterr()
+    assert main(["export", "--search", "gpu", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert "note: search: 'gpu' is short" in out.err
+    assert "note: search" not in out.out
+    assert json.loads(out.out)  # stdout is still the export alone
