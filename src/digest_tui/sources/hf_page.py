@@ -221,6 +221,17 @@ def _parse_meta(block: _Block) -> _Meta:
     return meta
 
 
+def _page_date(blocks: list[_Block], origin: str) -> tuple[int, tuple[int, int]]:
+    """`_find_page_date`, or the error that says the text is not a Daily Papers page."""
+    found = _find_page_date(blocks)
+    if found is None:
+        raise PageFormatError(
+            f"{origin}: no page date found (expected a line such as 'Dec 10' after the "
+            "'Daily Papers' header in the first lines)"
+        )
+    return found
+
+
 def _find_page_date(blocks: list[_Block]) -> tuple[int, tuple[int, int]] | None:
     """Return (index of the first entry block, (month, day)) of the page date."""
     for index, block in enumerate(blocks[:12]):
@@ -336,13 +347,7 @@ def parse_page(
     blocks = _blocks(text.split("\n"))
     if not blocks:
         raise PageFormatError(f"{origin}: empty file, expected the text of a Daily Papers page")
-    found = _find_page_date(blocks)
-    if found is None:
-        raise PageFormatError(
-            f"{origin}: no page date found (expected a line such as 'Dec 10' after the "
-            "'Daily Papers' header in the first lines)"
-        )
-    first_entry, (page_month, page_day) = found
+    first_entry, (page_month, page_day) = _page_date(blocks, origin)
     warnings: list[ImportWarning] = []
     entries = _group_entries(blocks[first_entry:], origin, warnings)
 
@@ -586,13 +591,7 @@ def stream_page(
         for _ in blocks:  # the hash of the whole (blank) file
             pass
         raise PageFormatError(f"{origin}: empty file, expected the text of a Daily Papers page")
-    found = _find_page_date(head)
-    if found is None:
-        raise PageFormatError(
-            f"{origin}: no page date found (expected a line such as 'Dec 10' after the "
-            "'Daily Papers' header in the first lines)"
-        )
-    first_entry, (page_month, page_day) = found
+    first_entry, (page_month, page_day) = _page_date(head, origin)
     warnings: list[ImportWarning] = []
     latest_year: int | None = None
     last: _Entry | None = None
