@@ -59,6 +59,17 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
 
+def positive_int(text: str) -> int:
+    """An argparse `type` for counts such as `--limit N`: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def add_format(parser: argparse.ArgumentParser, choices: Iterable[str], default: str) -> None:
     parser.add_argument(
         "--format",

@@ -8,7 +8,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from digest_tui.commands.common import open_for_command, plural, resolve_or_fail, write_json
+from digest_tui.commands.common import (
+    open_for_command,
+    plural,
+    positive_int,
+    resolve_or_fail,
+    write_json,
+)
 from digest_tui.errors import CommandError
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
@@ -60,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--limit",
-        type=_positive,
+        type=positive_int,
         default=50,
         metavar="N",
         help="the N newest papers with code (default 50)",
@@ -174,16 +180,6 @@ def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
     for health in results:
         print(f"{health.owner}/{health.name}: {health_line(health)}")
     return 0
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
-    return value
 
 
 def cmd_readiness(ctx: AppContext, args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from digest_tui.commands.common import add_format
+from digest_tui.commands.common import add_format, positive_int
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
     from digest_tui.config import AppContext
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "TF-IDF cosine), most similar first, each with a score and the terms they share.",
     )
     p.add_argument("id", help="paper id, arXiv id, former id, or a unique id prefix")
-    p.add_argument("--limit", type=_positive, default=10, help="at most N papers (default 10)")
+    p.add_argument("--limit", type=positive_int, default=10, help="at most N papers (default 10)")
     add_format(p, ("table", "json", "jsonl"), "table")
     p.set_defaults(func=cmd_similar)
 
@@ -37,19 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "is most like.",
     )
     p.add_argument("--tag", help="learn from the papers with this tag instead of bookmarks")
-    p.add_argument("--limit", type=_positive, default=10, help="at most N papers (default 10)")
+    p.add_argument("--limit", type=positive_int, default=10, help="at most N papers (default 10)")
     add_format(p, ("table", "json", "jsonl"), "table")
     p.set_defaults(func=cmd_recommend)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
 
 
 def _say_if_building(library) -> None:  # type: ignore[no-untyped-def]
