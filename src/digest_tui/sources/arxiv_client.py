@@ -41,8 +41,8 @@ from digest_tui.net.retry import RetryPolicy
 from digest_tui.net.session import HttpSession, Limits
 from digest_tui.net.urls import http_url_problem
 from digest_tui.sources.arxiv_atom import MAX_FEED_BYTES, FeedPage, parse_feed
-from digest_tui.sources.hf_cache import CachedResponse, ResponseCache
-from digest_tui.sources.hf_client import PageOrigin
+from digest_tui.sources.cached_get import CachePolicy, Counter, PageOrigin
+from digest_tui.sources.hf_cache import ResponseCache
 from digest_tui.textsafe import one_line
 
 DEFAULT_ENDPOINT = "https://export.arxiv.org"
@@ -154,7 +154,14 @@ class ArxivClient:
         self.limiter = RateLimiter(self.interval)
         self.stats = ClientStats()
         self.unreachable: str | None = None
-        self._now = now
+        self._policy = CachePolicy[FeedPage](
+            cache=cache,
+            read_cached=_read_cached_feed,
+            decode=lambda body, label, headers: parse_feed(body, label),  # FeedFormatError
+            cache_text=lambda body: body.decode("utf-8"),
+            count=self._count,
+            now=now,
+        )
         self._session: HttpSession | None = None
         if not offline:
             self._session = HttpSession(
@@ -195,79 +202,19 @@ class ArxivClient:
         label = f"GET {url}" + (f" ({what})" if what else "")
         if self.cancel.is_set():
             raise FetchCancelled(f"{label}: cancelled")
-        cached = self._cached(url, label)
-        if self.offline or self.unreachable:
-            if cached is not None:
-                if self.offline:
-                    self.stats.cached += 1
-                else:
-                    self.stats.fallback += 1
-                note = "" if self.offline else f"{self.unreachable}; used the cached copy"
-                origin: PageOrigin = "cache" if self.offline else "fallback"
-                return Page(url, cached[1], origin, cached[0].fetched_at, note)
-            if self.offline:
-                raise FetchError(f"{label}: offline, and no cached copy")
-            raise Unreachable(f"{self.unreachable}; {label}: no cached copy")
-        if cached is not None and not refresh and self._now() - cached[0].fetched_at < ttl:
-            self.stats.cached += 1
-            return Page(url, cached[1], "cache", cached[0].fetched_at)
-        try:
-            return self._download(url, label, cached)
-        except FetchError as exc:
-            if cached is None or isinstance(exc, FetchCancelled):
-                raise
-            self.stats.fallback += 1
-            note = f"{exc}; used the cached copy"
-            return Page(url, cached[1], "fallback", cached[0].fetched_at, note)
-
-    def _cached(self, url: str, label: str) -> tuple[CachedResponse, FeedPage] | None:
-        if self.cache is None:
-            return None
-        entry = self.cache.get(url)
-        if entry is None:
-            return None
-        try:
-            return entry, parse_feed(entry.body.encode("utf-8"), label)
-        except FeedFormatError:
-            return None  # only parsed answers are stored; a damaged file is no copy at all
-
-    def _download(
-        self, url: str, label: str, cached: tuple[CachedResponse, FeedPage] | None
-    ) -> Page:
-        headers: dict[str, str] = {}
-        if cached is not None and cached[0].etag:
-            headers["If-None-Match"] = cached[0].etag
-        if cached is not None and cached[0].last_modified:
-            headers["If-Modified-Since"] = cached[0].last_modified
-        status, response_headers, body = self._send(url, label, headers)
-        now = self._now()
-        if status == 304:
-            if cached is None:
-                raise FetchError(
-                    f"{label}: 304 Not Modified for a request that was not conditional"
-                )
-            self.stats.not_modified += 1
-            entry = cached[0]
-            self._store(CachedResponse(url, entry.body, now, entry.etag, entry.last_modified))
-            return Page(url, cached[1], "revalidated", now)
-        feed = parse_feed(body, label)  # raises FeedFormatError (a FetchError): not cached
-        self.stats.downloaded += 1
-        self._store(
-            CachedResponse(
-                url,
-                body.decode("utf-8"),
-                now,
-                response_headers.get("etag"),
-                response_headers.get("last-modified"),
-            )
+        answer = self._policy.get(
+            url,
+            label,
+            ttl=ttl,
+            refresh=refresh,
+            offline=self.offline,
+            unreachable=self.unreachable,
+            send=lambda headers: self._send(url, label, headers),
         )
-        return Page(url, feed, "network", now)
+        return Page(url, answer.body, answer.origin, answer.fetched_at, answer.note)
 
-    def _store(self, entry: CachedResponse) -> None:
-        if self.cache is None:
-            return
-        with contextlib.suppress(OSError):  # a read-only cache costs speed, not correctness
-            self.cache.put(entry)
+    def _count(self, name: Counter) -> None:
+        setattr(self.stats, name, getattr(self.stats, name) + 1)
 
     def _send(
         self, url: str, label: str, headers: dict[str, str]
@@ -301,3 +248,10 @@ class ArxivClient:
         snippet = one_line(reply.body[:400].decode("utf-8", "replace"), 160)
         detail = f": {snippet}" if snippet else ""
         raise FetchError(f"{label}: HTTP {reply.status} {reply.reason}{detail}".rstrip())
+
+
+def _read_cached_feed(text: str, label: str) -> FeedPage | None:
+    try:
+        return parse_feed(text.encode("utf-8"), label)
+    except FeedFormatError:
+        return None  # only parsed answers are stored; a damaged file is no copy at all

@@ -18,14 +18,13 @@ Sleeping and the clock are injectable so tests of backoff run instantly.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlencode
 
 import httpx
@@ -44,7 +43,8 @@ from digest_tui.net.retry import RetryPolicy
 from digest_tui.net.retry import parse_retry_after as parse_retry_after  # the old home
 from digest_tui.net.session import HttpSession, Limits
 from digest_tui.net.urls import http_url_problem
-from digest_tui.sources.hf_cache import CachedResponse, ResponseCache
+from digest_tui.sources.cached_get import CachePolicy, PageOrigin
+from digest_tui.sources.hf_cache import ResponseCache
 from digest_tui.textsafe import one_line
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -52,8 +52,6 @@ ENDPOINT_ENV = "HF_ENDPOINT"
 API_PATH = "/api/daily_papers"
 MAX_BODY_BYTES = 32 * 1024 * 1024  # a page of 50 items is ~100 kB; anything huge is wrong
 DEADLINE = 60.0  # seconds for one page: connect, every read, retries and their waits
-
-PageOrigin = Literal["network", "revalidated", "cache", "fallback"]
 
 
 def resolve_endpoint(base_url: str | None = None) -> str:
@@ -114,10 +112,19 @@ class HfClient:
         self.cache = cache
         self.offline = offline
         self.cancel = cancel or threading.Event()
-        self._now = now
         self._stats = ClientStats()
         self.unreachable: str | None = None  # why the host is not asked again, once it fails
         self._lock = threading.Lock()
+        self._policy = CachePolicy[list[Any]](
+            cache=cache,
+            read_cached=_read_cached_list,
+            decode=lambda body, label, headers: _decode_list(
+                body, label, headers.get("content-type", "")
+            ),
+            cache_text=lambda body: body.decode("utf-8", errors="replace"),
+            count=self._count,
+            now=now,
+        )
         self._session: HttpSession | None = None
         if not offline:
             self._session = HttpSession(
@@ -169,86 +176,21 @@ class HfClient:
         """The JSON list at `url`, from the cache when fresh enough, else from the network.
 
         `what` names the page in errors ("page 2"). Raises FetchError when neither the
-        network nor the cache can answer.
+        network nor the cache can answer (the policy: `digest_tui.sources.cached_get`).
         """
         label = f"GET {url}" + (f" ({what})" if what else "")
         if self.cancel.is_set():
             raise FetchCancelled(f"{label}: cancelled")
-        cached = self._cached(url)
-        if self.offline or self.unreachable:
-            if cached is not None:
-                self._count("cached" if self.offline else "fallback")
-                note = "" if self.offline else f"{self.unreachable}; used the cached copy"
-                return Page(
-                    url,
-                    cached[1],
-                    "cache" if self.offline else "fallback",
-                    cached[0].fetched_at,
-                    note,
-                )
-            if self.offline:
-                raise FetchError(f"{label}: offline, and no cached copy")
-            raise Unreachable(f"{self.unreachable}; {label}: no cached copy")
-        if cached is not None and not refresh and self._now() - cached[0].fetched_at < ttl:
-            self._count("cached")
-            return Page(url, cached[1], "cache", cached[0].fetched_at)
-        try:
-            return self._download(url, label, cached)
-        except FetchError as exc:
-            if cached is None or isinstance(exc, FetchCancelled):
-                raise
-            self._count("fallback")
-            return Page(
-                url, cached[1], "fallback", cached[0].fetched_at, f"{exc}; used the cached copy"
-            )
-
-    def _cached(self, url: str) -> tuple[CachedResponse, list[Any]] | None:
-        if self.cache is None:
-            return None
-        entry = self.cache.get(url)
-        if entry is None:
-            return None
-        try:
-            items = jsonsafe.loads(entry.body)
-        except ValueError:
-            return None
-        return (entry, items) if isinstance(items, list) else None
-
-    def _download(
-        self, url: str, label: str, cached: tuple[CachedResponse, list[Any]] | None
-    ) -> Page:
-        headers: dict[str, str] = {}
-        if cached is not None and cached[0].etag:
-            headers["If-None-Match"] = cached[0].etag
-        if cached is not None and cached[0].last_modified:
-            headers["If-Modified-Since"] = cached[0].last_modified
-        status, response_headers, body = self._send(url, label, headers)
-        now = self._now()
-        if status == 304:
-            if cached is None:
-                raise FetchError(
-                    f"{label}: 304 Not Modified for a request that was not conditional"
-                )
-            self._count("not_modified")
-            entry = cached[0]
-            self._store(CachedResponse(url, entry.body, now, entry.etag, entry.last_modified))
-            return Page(url, cached[1], "revalidated", now)
-        items = _decode_list(body, label, response_headers.get("content-type", ""))
-        self._count("downloaded")
-        text = body.decode("utf-8", errors="replace")
-        self._store(
-            CachedResponse(
-                url, text, now, response_headers.get("etag"), response_headers.get("last-modified")
-            )
+        answer = self._policy.get(
+            url,
+            label,
+            ttl=ttl,
+            refresh=refresh,
+            offline=self.offline,
+            unreachable=self.unreachable,
+            send=lambda headers: self._send(url, label, headers),
         )
-        return Page(url, items, "network", now)
-
-    def _store(self, entry: CachedResponse) -> None:
-        if self.cache is None:
-            return
-        # A cache that cannot be written costs speed, not correctness: carry on.
-        with contextlib.suppress(OSError):
-            self.cache.put(entry)
+        return Page(url, answer.body, answer.origin, answer.fetched_at, answer.note)
 
     # ---- HTTP (retries, deadline and cap in digest_tui.net) -----------------------------
 
@@ -280,6 +222,14 @@ class HfClient:
     def _count(self, name: str, amount: int = 1) -> None:
         with self._lock:
             setattr(self._stats, name, getattr(self._stats, name) + amount)
+
+
+def _read_cached_list(text: str, label: str) -> list[Any] | None:
+    try:
+        items = jsonsafe.loads(text)
+    except ValueError:
+        return None
+    return items if isinstance(items, list) else None
 
 
 def _describe(exc: BaseException) -> str:
