@@ -22,6 +22,7 @@ TEST_SPLITS = {
     "test4": "fourth test",
     "test5": "fifth test",
     "test6": "sixth test",
+    "test7": "seventh test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

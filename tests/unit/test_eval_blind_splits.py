@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2/.../6.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2/.../7.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -45,6 +45,9 @@ class Split:
     # Blind: the labels are only parsed (a bench run measures the split once); the others have
     # been measured, and the evaluation itself is run here as a check of the label files.
     blind: bool = False
+    # At least this many papers whose first-listed (main) hardware scale is each value; a split
+    # built to measure hardware scale says so here.
+    scales: dict[str, int] = field(default_factory=dict)
 
     @property
     def topics(self) -> Path:
@@ -67,6 +70,12 @@ SPLITS = [
     # Short of the 60 aimed for: most obvious queries returned papers earlier splits hold.
     Split("test6", 25, {"kernels": 3, "training-parallelism": 7, "moe": 3, "serving": 5}, 10,
           ("test", "test2", "test3", "test4", "test5"), blind=True),
+    # Built beyond arXiv pages (proceedings, publisher and aggregator pages); hardware scale is
+    # what it mainly measures, so its mix is set by scale as well as by topic.
+    Split("test7", 45, {"kernels": 9, "training-parallelism": 11, "moe": 8, "serving": 13}, 10,
+          ("test", "test2", "test3", "test4", "test5", "test6"), blind=True,
+          scales={"single-device": 12, "single-node": 3, "multi-node": 5, "edge": 5,
+                  "unknown": 15}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
@@ -95,6 +104,18 @@ def test_split_parses_with_the_mix_it_was_built_for(split: Split) -> None:
     for topic, least in split.required.items():
         assert required[topic] >= least, topic
     assert sum(1 for label in labels if not label.required) >= split.other
+
+
+@pytest.mark.parametrize(
+    "split", [s for s in SPLITS if s.scales], ids=[s.name for s in SPLITS if s.scales]
+)
+def test_split_has_the_hardware_scale_mix_it_was_built_for(split: Split) -> None:
+    main = Counter()
+    for paper in _raw(split.hardware):
+        scale = paper["scale"]
+        main[scale if isinstance(scale, str) else scale[0]] += 1
+    for scale, least in split.scales.items():
+        assert main[scale] >= least, scale
 
 
 @by_name
