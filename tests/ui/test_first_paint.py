@@ -1,0 +1,93 @@
+"""The path to the app's first frame: the list's first screen and nothing else.
+
+The real app runs headless in a fresh interpreter on a copy of the sample library, so what it
+imports is what a user's launch pays. The modules are read when the first window of rows is
+handed to the list, i.e. before the frame that shows it: the start-up worker and the panel's
+first load wait for that frame before the settings (pydantic), the taxonomy (YAML) and the
+repo health (httpx) come in. Then the app goes on to a full start: footer, tree and panel.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+_PROBE = r"""
+import inspect, json, sys
+from pathlib import Path
+
+from textual.widgets import Footer
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.widgets.nav_tree import NavTree
+from digest_tui.tui.widgets.paper_panel import PaperPanel
+
+record = {}
+
+
+class Probe(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def _show_rows(self, window):
+        if "modules" not in record:
+            record["modules"] = sorted(sys.modules)
+            record["rows"] = len(window.rowids)
+            record["footers_before_first_frame"] = len(self.main_screen.query(Footer))
+        super()._show_rows(window)
+
+    def on_library_ready(self, message):
+        super().on_library_ready(message)
+        self.set_interval(0.05, self._when_panel_filled)
+
+    def _when_panel_filled(self):
+        panel = self.main_screen.query_one(PaperPanel)
+        if panel.paper is None:
+            return
+        record["footers"] = len(self.main_screen.query(Footer))
+        record["tree_nodes"] = len(self.main_screen.query_one(NavTree).views())
+        record["panel_paper"] = panel.paper.id
+        record["modules_after"] = sorted(sys.modules)
+        self.exit()
+
+
+Probe(AppContext()).run(headless=True, size=(160, 48))
+print(json.dumps(record))
+"""
+
+# None of these draws the first screen of the list.
+NOT_BEFORE_FIRST_FRAME = ("pydantic", "yaml", "httpx", "digest_tui.settings_schema")
+
+
+def _start_app(home: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=240,
+        stdin=subprocess.DEVNULL,
+    )
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_first_frame_needs_neither_pydantic_nor_yaml_nor_httpx(home: Path) -> None:
+    record = _start_app(home)
+    assert record["rows"] == 152  # the sample library's papers: the list did load
+    before = {name.split(".")[0] for name in record["modules"]}  # type: ignore[union-attr]
+    before |= set(record["modules"])  # type: ignore[arg-type]
+    assert not before & set(NOT_BEFORE_FIRST_FRAME), sorted(before & set(NOT_BEFORE_FIRST_FRAME))
+    # The footer, too, comes after the list (Textual's: a widget per key, ~100 ms of CPU).
+    assert record["footers_before_first_frame"] == 0
+
+
+def test_after_the_first_frame_the_app_is_whole(home: Path) -> None:
+    record = _start_app(home)
+    assert record["footers"] == 1  # mounted once, after the first frame
+    assert record["tree_nodes"] > 10  # topics and digests counted after the first frame
+    assert record["panel_paper"]  # the panel shows the paper under the cursor
+    # The settings were read after all (the first paper's load or the start-up worker).
+    assert "digest_tui.settings_schema" in record["modules_after"]  # type: ignore[operator]
