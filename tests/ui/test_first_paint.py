@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 _PROBE = r"""
-import inspect, json, sys
+import inspect, json, sys, time
 from pathlib import Path
 
 from textual.widgets import Footer
@@ -26,6 +26,7 @@ from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 
 record = {}
+DEADLINE = time.monotonic() + 120
 
 
 class Probe(DigestApp):
@@ -44,11 +45,14 @@ class Probe(DigestApp):
 
     def _when_panel_filled(self):
         panel = self.main_screen.query_one(PaperPanel)
-        if panel.paper is None:
+        keys = self.main_screen.query("Footer FooterKey")
+        # Polled until the panel and the footer's keys are there, or a generous deadline.
+        if (panel.paper is None or not keys) and time.monotonic() < DEADLINE:
             return
         record["footers"] = len(self.main_screen.query(Footer))
+        record["footer_keys"] = len(self.main_screen.query("Footer FooterKey"))
         record["tree_nodes"] = len(self.main_screen.query_one(NavTree).views())
-        record["panel_paper"] = panel.paper.id
+        record["panel_paper"] = panel.paper.id if panel.paper is not None else None
         record["modules_after"] = sorted(sys.modules)
         self.exit()
 
@@ -87,6 +91,7 @@ def test_first_frame_needs_neither_pydantic_nor_yaml_nor_httpx(home: Path) -> No
 def test_after_the_first_frame_the_app_is_whole(home: Path) -> None:
     record = _start_app(home)
     assert record["footers"] == 1  # mounted once, after the first frame
+    assert record["footer_keys"] > 5  # and showing the keys (q Quit, / Search, ? Help...)
     assert record["tree_nodes"] > 10  # topics and digests counted after the first frame
     assert record["panel_paper"]  # the panel shows the paper under the cursor
     # The settings were read after all (the first paper's load or the start-up worker).

@@ -499,12 +499,16 @@ class DigestApp(App[int]):
         if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
-    def _on_first_paint(self) -> None:
+    async def _on_first_paint(self) -> None:
         """The first list is on screen: the footer now, then the workers waiting for it."""
         if not self.screen_stack:
             return  # closing already
-        self.main_screen.mount(Footer())
         self._first_paint.set()
+        screen = self.main_screen
+        await screen.mount(Footer())
+        # A footer draws its keys when the screen says its bindings changed (a focus change):
+        # mounted after the focus was given, it has to be told once.
+        screen.refresh_bindings()
 
     def refresh_rows(self) -> None:
         papers = self.main_screen.query_one(PaperList)
