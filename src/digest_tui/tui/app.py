@@ -75,8 +75,11 @@ if TYPE_CHECKING:
     from digest_tui.tui.screens.lists_screen import ListChosen, ListRenamed
     from digest_tui.tui.screens.paper_screen import PaperScreen
 
-# The longest the start-up worker waits for the first frame before going on without it.
-_FIRST_PAINT_WAIT = 5.0
+# The longest a worker waits for the first frame before going on without it: a bound, not a
+# pace. The frame comes within a second on a quiet machine; on a loaded one (or in a test
+# suite beside other processes) it can take seconds, and going on early would put the
+# settings' pydantic and the tree's YAML back in its way.
+_FIRST_PAINT_WAIT = 30.0
 
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
