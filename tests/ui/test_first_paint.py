@@ -96,3 +96,41 @@ def test_after_the_first_frame_the_app_is_whole(home: Path) -> None:
     assert record["panel_paper"]  # the panel shows the paper under the cursor
     # The settings were read after all (the first paper's load or the start-up worker).
     assert "digest_tui.settings_schema" in record["modules_after"]  # type: ignore[operator]
+
+
+_QUIT_AT_FIRST_FRAME = r"""
+import inspect, sys
+from pathlib import Path
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+
+
+class QuitAtOnce(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def _show_rows(self, window):
+        # Leave right after the first frame, before the app's own after-frame work runs.
+        self.call_after_refresh(self.exit, 0)
+        super()._show_rows(window)
+
+
+app = QuitAtOnce(AppContext())
+app.run(headless=True, size=(160, 48))
+sys.exit(app.return_code or 0)
+"""
+
+
+def test_quitting_at_the_first_frame_is_no_internal_error(home: Path) -> None:
+    # The footer is mounted after the first frame: an app already leaving then has no screen
+    # to mount it on, which once ended in "internal error: MountError".
+    done = subprocess.run(
+        [sys.executable, "-c", _QUIT_AT_FIRST_FRAME],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        stdin=subprocess.DEVNULL,
+    )
+    assert "internal error" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert done.returncode == 0, done.stderr
+    assert not (home / "state" / "errors.log").exists()

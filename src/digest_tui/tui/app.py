@@ -507,8 +507,13 @@ class DigestApp(App[int]):
         if not self.screen_stack:
             return  # closing already
         self._first_paint.set()
+        from textual.widget import MountError
+
         screen = self.main_screen
-        await screen.mount(Footer())
+        try:
+            await screen.mount(Footer())
+        except MountError:
+            return  # the app is leaving (quit at the first frame): the screen is going away
         # A footer draws its keys when the screen says its bindings changed (a focus change):
         # mounted after the focus was given, it has to be told once.
         screen.refresh_bindings()
