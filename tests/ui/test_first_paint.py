@@ -54,11 +54,13 @@ class Probe(DigestApp):
         record["tree_nodes"] = len(self.main_screen.query_one(NavTree).views())
         record["panel_paper"] = panel.paper.id if panel.paper is not None else None
         record["modules_after"] = sorted(sys.modules)
+        # Printed before leaving: the way out is not what this checks (a worker still in
+        # SQLite while the app closes its connection has crashed the process there).
+        print(json.dumps(record), flush=True)
         self.exit()
 
 
 Probe(AppContext()).run(headless=True, size=(160, 48))
-print(json.dumps(record))
 """
 
 # None of these draws the first screen of the list.
@@ -70,11 +72,12 @@ def _start_app(home: Path) -> dict[str, object]:
         [sys.executable, "-c", _PROBE],
         capture_output=True,
         text=True,
-        check=True,
         timeout=240,
         stdin=subprocess.DEVNULL,
     )
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, f"the app printed no record (exit status {done.returncode}): {done.stderr}"
+    result: dict[str, object] = json.loads(lines[-1])
     return result
 
 
