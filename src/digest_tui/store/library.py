@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from digest_tui.errors import DigestError
 from digest_tui.ids import normalize_arxiv_id, title_key
-from digest_tui.state.refs import attach_pending
 from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.field_caps import cap_fields, where_from
@@ -99,6 +98,14 @@ _LIST_COLUMNS = (
 _ROWID_MEMO_SIZE = 8
 # Rowids per `IN (...)` of list_rows_by_rowid: far below SQLite's limit on bound parameters.
 _ROWID_CHUNK = 500
+
+
+def attach_pending(conn: sqlite3.Connection, rowid: int) -> int:
+    """state.refs.attach_pending, imported on the first paper stored: the user state's modules
+    (~15 ms to import) stay off the paths that only read, such as the app's first frame."""
+    from digest_tui.state.refs import attach_pending as attach
+
+    return attach(conn, rowid)
 
 
 class ListRow(NamedTuple):

@@ -75,6 +75,12 @@ if TYPE_CHECKING:
     from digest_tui.tui.screens.lists_screen import ListChosen, ListRenamed
     from digest_tui.tui.screens.paper_screen import PaperScreen
 
+# The longest a worker waits for the first frame before going on without it: a bound, not a
+# pace. The frame comes within a second on a quiet machine; on a loaded one (or in a test
+# suite beside other processes) it can take seconds, and going on early would put the
+# settings' pydantic and the tree's YAML back in its way.
+_FIRST_PAINT_WAIT = 30.0
+
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
 _LIST_ONLY_ACTIONS = frozenset(
@@ -186,6 +192,13 @@ class DigestApp(App[int]):
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
         self._first_window: Future[tuple[ViewPrefs, ListWindow]] | None = None
+        # Set once the first list is on screen: the start-up worker and the panel's first load
+        # wait for it, so nothing else (settings, tree counts, the first paper's details)
+        # competes with the first frame for the GIL.
+        self._first_paint = threading.Event()
+        # config.yaml is read once, by whichever worker needs a setting first (_ensure_settings).
+        self._settings_lock = threading.Lock()
+        self._settings_checked = False
         self.layout_name: Layout | None = None
         # The ids the last "mark all shown read" changed: what `u` puts back.
         self._undo_mark_all: list[str] = []
@@ -200,7 +213,14 @@ class DigestApp(App[int]):
     # ---- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="panes"):
+        # The breakpoint's classes from the start: set in on_mount they would restyle every
+        # pane once more before the first frame (_apply_layout keeps them current later).
+        width = self.size.width
+        classes = [LAYOUT_CLASSES[layout_for_width(width)]]
+        if panel_on_demand(width):
+            classes.append(PANEL_ON_DEMAND_CLASS)
+        self.layout_name = layout_for_width(width)
+        with Horizontal(id="panes", classes=" ".join(classes)):
             yield NavTree(id="nav")
             with Vertical(id="middle"):
                 yield Static(Text("Loading library…"), id="list-title")
@@ -211,7 +231,8 @@ class DigestApp(App[int]):
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
         yield Static("", id="status")
-        yield Footer()
+        # The footer (Textual's, a widget per key: ~100 ms of CPU to compose and style 13 keys)
+        # is mounted once the first list is painted (_on_first_paint).
 
     async def on_load(self) -> None:
         import asyncio
@@ -308,7 +329,6 @@ class DigestApp(App[int]):
         def progress(message: str) -> None:
             self._notify_from_thread(message, timeout=4)
 
-        self._load_settings()
         # The first screen before anything else: the view left last time, its ordered rowids
         # off an index and the rows of a screen or so (the sample load, re-enrichment and
         # tree counts come after).
@@ -319,6 +339,10 @@ class DigestApp(App[int]):
             prefs, window = self._first_view()
         self._send(msg.ViewRestored(prefs))
         self._send(msg.RowsLoaded(window, request))
+        # Everything below waits for the first frame (bounded: a list that is never painted,
+        # say an app closing at once, must not keep the library from loading).
+        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
+        self._ensure_settings()
         self.service.startup(progress)
         tree = self.service.tree_data()
         self._report_data_file_problems()
@@ -343,22 +367,29 @@ class DigestApp(App[int]):
         self.selection, self.sort = prefs.selection or Selection(), prefs.sort
         self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
 
-    def _load_settings(self) -> None:
-        """Read config.yaml here, in the start-up worker: a typo in it is said on screen (file,
+    def _ensure_settings(self) -> None:
+        """(In a worker: the start-up one after the first frame, or the first paper's load,
+        whichever comes first.) Read config.yaml once: a typo in it is said on screen (file,
         line, field) and the app goes on with the default settings, rather than stopping at
-        the first key that reads a setting."""
-        from digest_tui.config import Settings
-        from digest_tui.errors import ConfigError
+        the first key that reads a setting. Not before the first frame: the settings' models
+        bring pydantic (~60 ms), and the list does not need them."""
+        with self._settings_lock:
+            if self._settings_checked:
+                return
+            self._settings_checked = True
+            from digest_tui.errors import ConfigError
 
-        try:
-            self.ctx.settings  # noqa: B018 (loads and caches them)
-        except ConfigError as exc:
-            self.ctx.settings = Settings()
-            self._notify_from_thread(
-                f"{exc}. Using the default settings until it is fixed.",
-                severity="error",
-                timeout=30,
-            )
+            try:
+                self.ctx.settings  # noqa: B018 (loads and caches them)
+            except ConfigError as exc:
+                from digest_tui.config import Settings
+
+                self.ctx.settings = Settings()
+                self._notify_from_thread(
+                    f"{exc}. Using the default settings until it is fixed.",
+                    severity="error",
+                    timeout=30,
+                )
 
     def _report_data_file_problems(self) -> None:
         """(In the start-up worker, once the tree has loaded the taxonomy.) A user
@@ -459,6 +490,7 @@ class DigestApp(App[int]):
     def _show_rows(self, window: ListWindow) -> None:
         if self.first_rows_seconds is None:
             self.first_rows_seconds = time.perf_counter() - self.started_at
+            self.call_after_refresh(self._on_first_paint)
         papers = self.main_screen.query_one(PaperList)
         papers.empty_hint = empty_hint(
             self.search_text,
@@ -470,6 +502,22 @@ class DigestApp(App[int]):
         if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
+    async def _on_first_paint(self) -> None:
+        """The first list is on screen: the footer now, then the workers waiting for it."""
+        if not self.screen_stack:
+            return  # closing already
+        self._first_paint.set()
+        from textual.widget import MountError
+
+        screen = self.main_screen
+        try:
+            await screen.mount(Footer())
+        except MountError:
+            return  # the app is leaving (quit at the first frame): the screen is going away
+        # A footer draws its keys when the screen says its bindings changed (a focus change):
+        # mounted after the focus was given, it has to be told once.
+        screen.refresh_bindings()
+
     def refresh_rows(self) -> None:
         papers = self.main_screen.query_one(PaperList)
         keep = papers.rowids[papers.cursor] if papers.cursor < papers.count else None
@@ -477,6 +525,9 @@ class DigestApp(App[int]):
 
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
     def _load_paper(self, paper_id: str) -> None:
+        # The first paper's details (and the settings and modules they bring) after the list.
+        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
+        self._ensure_settings()
         paper = self.service.paper(paper_id)
         health = self.service.cached_health(paper) if paper else {}
         self._send(msg.PaperLoaded(paper, health))
@@ -1054,6 +1105,7 @@ class DigestApp(App[int]):
 
     def on_unmount(self) -> None:
         self._quitting.set()
+        self._first_paint.set()  # a worker still waiting for the first frame: go, and drop out
         self.service.close()
 
     # ---- navigation that stays put ------------------------------------------------------

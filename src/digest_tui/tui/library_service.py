@@ -334,7 +334,9 @@ class LibraryService:
     def view_prefs(self) -> ViewPrefs:
         from digest_tui.tui.navigation import ViewPrefs
 
-        with self._locked() as library:
+        # Through the list's connection: read with the first window of rows before the first
+        # frame, it spares opening the shared one (and its enricher) until after that frame.
+        with self._list_reader() as library:
             return ViewPrefs.from_json(library.get_meta(_VIEW_PREFS))
 
     def save_view_prefs(self, prefs: ViewPrefs) -> None:

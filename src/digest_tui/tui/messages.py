@@ -8,13 +8,17 @@ results only, never a callable to run, so a worker's whole effect on the screen 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from digest_tui.paper_view import PaperView
-from digest_tui.state.model import NoteState
-from digest_tui.tui.library_service import ListWindow, TreeData
-from digest_tui.tui.navigation import SearchScope, ViewPrefs
+from digest_tui.tui.navigation import ViewPrefs
+
+if TYPE_CHECKING:  # annotations only: the paper and user-state models load after first paint
+    from digest_tui.paper_view import PaperView
+    from digest_tui.state.model import NoteState
+    from digest_tui.tui.library_service import ListWindow, TreeData
+    from digest_tui.tui.navigation import SearchScope
 
 
 @dataclass

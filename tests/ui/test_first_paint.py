@@ -1,0 +1,139 @@
+"""The path to the app's first frame: the list's first screen and nothing else.
+
+The real app runs headless in a fresh interpreter on a copy of the sample library, so what it
+imports is what a user's launch pays. The modules are read when the first window of rows is
+handed to the list, i.e. before the frame that shows it: the start-up worker and the panel's
+first load wait for that frame before the settings (pydantic), the taxonomy (YAML) and the
+repo health (httpx) come in. Then the app goes on to a full start: footer, tree and panel.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+_PROBE = r"""
+import inspect, json, sys, time
+from pathlib import Path
+
+from textual.widgets import Footer
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.widgets.nav_tree import NavTree
+from digest_tui.tui.widgets.paper_panel import PaperPanel
+
+record = {}
+DEADLINE = time.monotonic() + 120
+
+
+class Probe(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def _show_rows(self, window):
+        if "modules" not in record:
+            record["modules"] = sorted(sys.modules)
+            record["rows"] = len(window.rowids)
+            record["footers_before_first_frame"] = len(self.main_screen.query(Footer))
+        super()._show_rows(window)
+
+    def on_library_ready(self, message):
+        super().on_library_ready(message)
+        self.set_interval(0.05, self._when_panel_filled)
+
+    def _when_panel_filled(self):
+        panel = self.main_screen.query_one(PaperPanel)
+        keys = self.main_screen.query("Footer FooterKey")
+        # Polled until the panel and the footer's keys are there, or a generous deadline.
+        if (panel.paper is None or not keys) and time.monotonic() < DEADLINE:
+            return
+        record["footers"] = len(self.main_screen.query(Footer))
+        record["footer_keys"] = len(self.main_screen.query("Footer FooterKey"))
+        record["tree_nodes"] = len(self.main_screen.query_one(NavTree).views())
+        record["panel_paper"] = panel.paper.id if panel.paper is not None else None
+        record["modules_after"] = sorted(sys.modules)
+        # Printed before leaving: the way out is not what this checks (a worker still in
+        # SQLite while the app closes its connection has crashed the process there).
+        print(json.dumps(record), flush=True)
+        self.exit()
+
+
+Probe(AppContext()).run(headless=True, size=(160, 48))
+"""
+
+# None of these draws the first screen of the list.
+NOT_BEFORE_FIRST_FRAME = ("pydantic", "yaml", "httpx", "digest_tui.settings_schema")
+
+
+def _start_app(home: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        stdin=subprocess.DEVNULL,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, f"the app printed no record (exit status {done.returncode}): {done.stderr}"
+    result: dict[str, object] = json.loads(lines[-1])
+    return result
+
+
+def test_first_frame_needs_neither_pydantic_nor_yaml_nor_httpx(home: Path) -> None:
+    record = _start_app(home)
+    assert record["rows"] == 152  # the sample library's papers: the list did load
+    before = {name.split(".")[0] for name in record["modules"]}  # type: ignore[union-attr]
+    before |= set(record["modules"])  # type: ignore[arg-type]
+    assert not before & set(NOT_BEFORE_FIRST_FRAME), sorted(before & set(NOT_BEFORE_FIRST_FRAME))
+    # The footer, too, comes after the list (Textual's: a widget per key, ~100 ms of CPU).
+    assert record["footers_before_first_frame"] == 0
+
+
+def test_after_the_first_frame_the_app_is_whole(home: Path) -> None:
+    record = _start_app(home)
+    assert record["footers"] == 1  # mounted once, after the first frame
+    assert record["footer_keys"] > 5  # and showing the keys (q Quit, / Search, ? Help...)
+    assert record["tree_nodes"] > 10  # topics and digests counted after the first frame
+    assert record["panel_paper"]  # the panel shows the paper under the cursor
+    # The settings were read after all (the first paper's load or the start-up worker).
+    assert "digest_tui.settings_schema" in record["modules_after"]  # type: ignore[operator]
+
+
+_QUIT_AT_FIRST_FRAME = r"""
+import inspect, sys
+from pathlib import Path
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+
+
+class QuitAtOnce(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def _show_rows(self, window):
+        # Leave right after the first frame, before the app's own after-frame work runs.
+        self.call_after_refresh(self.exit, 0)
+        super()._show_rows(window)
+
+
+app = QuitAtOnce(AppContext())
+app.run(headless=True, size=(160, 48))
+sys.exit(app.return_code or 0)
+"""
+
+
+def test_quitting_at_the_first_frame_is_no_internal_error(home: Path) -> None:
+    # The footer is mounted after the first frame: an app already leaving then has no screen
+    # to mount it on, which once ended in "internal error: MountError".
+    done = subprocess.run(
+        [sys.executable, "-c", _QUIT_AT_FIRST_FRAME],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        stdin=subprocess.DEVNULL,
+    )
+    assert "internal error" not in done.stdout + done.stderr, done.stdout + done.stderr
+    assert done.returncode == 0, done.stderr
+    assert not (home / "state" / "errors.log").exists()
