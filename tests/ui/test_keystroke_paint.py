@@ -21,7 +21,7 @@ from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperBody, PaperPanel
 from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 SIZE = (140, 40)
 
@@ -219,3 +219,4 @@ async def test_an_answer_that_a_queued_keystroke_replaces_is_not_painted(home: P
             app.service.list_window, app.selection, "kerne", app.sort
         )
         assert list(papers.rowids) == list(expected.rowids)
+

@@ -24,7 +24,7 @@ from digest_tui.tui.library_service import Selection
 from digest_tui.tui.widgets.paper_list import PAGE_ROWS, PaperList
 from tests.support import big_library
 from tests.support.home import isolate_home
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -273,3 +273,4 @@ async def test_the_list_never_narrows_when_the_terminal_widens(home: Path) -> No
     assert widths == sorted(widths), widths
     on_demand = [await _list_width(w) for w in (100, 104, 107)]
     assert on_demand == sorted(on_demand) and on_demand[0] > widths[0], on_demand
+
