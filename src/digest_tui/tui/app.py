@@ -568,6 +568,11 @@ class DigestApp(App[int]):
     def _on_search(self, event: Input.Changed) -> None:
         # Every keystroke searches: a query is ordered rowids plus one screen of rows, a few
         # ms at 100,000 papers, so no debounce; a newer keystroke's list replaces older ones.
+        if event.value != event.input.value:
+            # Keys that arrived in one read (a word pasted, typed ahead over SSH, a terminal
+            # that batches input) are all in the box before the first Changed gets here: only
+            # the last Changed, whose value is the box's, starts a search.
+            return
         self.search_text = event.value
         self._load_rows(self.selection, self.search_text, None)
 
