@@ -194,8 +194,9 @@ class PaperList(ScrollView, can_focus=True):
             self.set_window(rowids, {}, cursor=0)
             return
         self.rowids = rowids
+        # The lines on screen are the ones already drawn: only the scrollbar changes, and it
+        # repaints itself (a refresh here cost a frame of the whole list per long search).
         self._set_virtual_height()
-        self.refresh()
 
     def _set_virtual_height(self) -> None:
         """The list's scrollable height is its number of papers. Set without Textual's layout
