@@ -14,6 +14,11 @@ time from `pilot.press(char)` until
   whole process. On a loaded machine wall time mostly measures the scheduler; CPU does not.
 The next key is pressed only once the previous one's rows are painted ("one key at a time").
 
+With `--profile FILE` the one-key-at-a-time phase runs under cProfile on the UI thread alone
+(a profiler hooks the thread that enables it: the workers' queries are not in it), the stats are
+written to FILE (pstats) and the UI thread's time is printed by part: list, panel, footer, header
+and notes, search box, Textual's compositor.
+
 A second measure types each query in one burst (all keys, no waiting) and times until the rows
 for the whole query are painted: with thread workers, the queries for the intermediate prefixes
 may still be running when the last key lands.
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
 import tempfile
 import time
@@ -75,14 +81,40 @@ class Recorder:
             self.row_counts[search] = len(listed.rowids)
             app.call_after_refresh(self._painted, search)
 
+        service_windows = getattr(app.service, "list_windows", None)
+
+        def windows(selection: Selection, search: str = "", *rest: Any, **kw: Any) -> Any:
+            # A long list comes in two steps (its first rows, then the whole order): the
+            # first one shown is the keystroke's answer on screen.
+            assert service_windows is not None
+            try:
+                for result in service_windows(selection, search, *rest, **kw):
+                    self.by_list[id(result)] = search
+                    yield result
+            except GeneratorExit:
+                raise
+            except BaseException as exc:
+                self.error = exc
+                raise
+
         # Instance attributes shadow the methods: the workers look them up at call time.
         app.service.list_window = window  # type: ignore[method-assign]
+        if service_windows is not None:  # the code before it had one step only
+            app.service.list_windows = windows  # type: ignore[method-assign]
         app._show_rows = shown  # type: ignore[method-assign]
 
     def _painted(self, search: str) -> None:
         if search not in self.painted:
             self.painted_cpu[search] = (time.thread_time(), time.process_time())
         self.painted.setdefault(search, time.perf_counter())
+
+    async def wait_count(self, paper_list: PaperList) -> None:
+        """Until the list holds every paper of the request shown (its second step, if any)."""
+        deadline = time.perf_counter() + TIMEOUT_S
+        while getattr(self.app, "_first_rows_of", None) is not None:
+            if time.perf_counter() > deadline:
+                raise TimeoutError("the whole list never followed its first rows")
+            await asyncio.sleep(0.0005)
 
     def forget(self, search: str) -> None:
         self.shown.pop(search, None)
@@ -100,7 +132,42 @@ class Recorder:
         return self.painted[search]
 
 
-async def run(papers: int, rounds: int) -> dict[str, Any]:
+# Where the UI thread's time per key goes: (label, pstats key fragments); a part's figure is
+# the largest cumulative time among its functions (they nest: not summed).
+PARTS = [
+    ("rows shown in the list (set_window)", ["paper_list.py:set_window"]),
+    ("list lines drawn (render_lines)", ["paper_list.py:render_lines"]),
+    ("panel (show_paper/refresh)", ["paper_panel.py:show_paper", "app.py:on_paper_loaded"]),
+    ("footer (Textual Footer recompose)", ["_footer.py:recompose", "_footer.py:compose"]),
+    ("footer line (KeysFooter)", ["footer_line.py:"]),
+    ("header and notes", ["app.py:_show_list_header"]),
+    ("search box (Input)", ["_input.py:_watch_value", "search_box.py:_watch_value"]),
+    ("layout passes (Screen._refresh_layout)", ["screen.py:_refresh_layout"]),
+    ("compositor frames (Screen._compositor_refresh)", ["screen.py:_compositor_refresh"]),
+    ("key dispatch (App._on_key/check_bindings)", ["app.py:check_bindings"]),
+]
+
+
+def ui_parts(stats_path: str, keys: int) -> list[list[Any]]:
+    """Per key, the cumulative ms of each part (the largest function matching it)."""
+    import pstats
+
+    stats = pstats.Stats(stats_path).stats  # type: ignore[attr-defined]
+    rows = []
+    for label, needles in PARTS:
+        best = 0.0
+        for (filename, _line, name), (_cc, _nc, _tt, ct, _callers) in stats.items():
+            key = f"{Path(filename).name}:{name}"
+            if any(
+                needle == key or (needle.endswith(":") and key.startswith(needle))
+                for needle in needles
+            ):
+                best = max(best, ct)
+        rows.append([label, round(1000 * best / max(keys, 1), 2)])
+    return rows
+
+
+async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str, Any]:
     per_key_rows: list[float] = []
     per_key_painted: list[float] = []
     per_key_ui_cpu: list[float] = []
@@ -122,7 +189,12 @@ async def run(papers: int, rounds: int) -> dict[str, Any]:
                 await pilot.pause()
                 recorder = Recorder(app)
                 paper_list = app.query_one(PaperList)
+                # Timed in the UI thread's CPU seconds: with the default wall clock a loaded
+                # machine's waits for a core filled the profile (x100 the CPU per key).
+                profiler = cProfile.Profile(time.thread_time) if profile else None
                 for _ in range(rounds):
+                    if profiler is not None:
+                        profiler.enable()
                     for query in QUERIES:
                         await pilot.press("slash")
                         for length in range(1, len(query) + 1):
@@ -138,13 +210,17 @@ async def run(papers: int, rounds: int) -> dict[str, Any]:
                             per_key_ui_cpu.append(ui_cpu_end - ui_cpu)
                             per_key_cpu.append(cpu_end - cpu)
                             per_length.setdefault(length, []).append(painted - started)
-                            counts[typed] = recorder.row_counts[typed]
-                            assert len(paper_list.rows) == counts[typed]
+                            # The first step of a long list is its first screen: the whole
+                            # list follows (bounded: TIMEOUT_S) before the next key.
+                            await recorder.wait_count(paper_list)
+                            counts[typed] = paper_list.count
                         # Escape clears the search: the full list comes back.
                         recorder.forget("")
                         started = time.perf_counter()
                         await pilot.press("escape")
                         clear.append(await recorder.wait_painted("") - started)
+                    if profiler is not None:
+                        profiler.disable()
                     for query in QUERIES:
                         await pilot.press("slash")
                         recorder.forget(query)
@@ -156,6 +232,8 @@ async def run(papers: int, rounds: int) -> dict[str, Any]:
                         await recorder.wait_painted("")
                         recorder.forget("")
                 rss = current_rss_mb()
+                if profiler is not None and profile:
+                    profiler.dump_stats(profile)
                 await app.workers.wait_for_complete()
     return {
         "papers": papers,
@@ -179,8 +257,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3, help="times each query is typed")
+    parser.add_argument("--profile", help="cProfile the UI thread while typing; stats to this file")
     args = parser.parse_args()
-    result = asyncio.run(run(args.papers, args.rounds))
+    result = asyncio.run(run(args.papers, args.rounds, args.profile))
     rows = []
     for label, key in (
         ("keystroke -> rows set", "per_key_rows"),
@@ -199,6 +278,11 @@ def main() -> int:
     print(f"RSS with the app running: {result['rss_mb']} MB")
     print(f"app ready (start-up worker done) after {result['app_ready_s']} s")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    if args.profile:
+        keys = result["per_key_painted"]["n"] + len(QUERIES) * args.rounds  # + the Escapes
+        print(f"\nUI thread under cProfile, ms per key (typing and Escape, {keys} keys):")
+        print(table(ui_parts(args.profile, keys), ["part", "ms/key"]))
+        print("(profiled: CPU figures above include the profiler's overhead)")
     path = write_result(f"keystroke-{args.papers}", result)
     print(f"\nwritten {path}")
     return 0

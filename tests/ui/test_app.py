@@ -13,7 +13,8 @@ from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel, render_paper
-from tests.support.pilot import find_node, settle
+from tests.support.pilot import find_node
+from tests.ui.settle import settle
 
 
 async def test_launch_shows_sample_library_in_three_panes(home):

@@ -19,8 +19,9 @@ from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel, render_paper
 from digest_tui.tui.widgets.paper_sections import RenderContext
 from tests.support.loopback import Recorded, serve
-from tests.support.pilot import find_node, settle
+from tests.support.pilot import find_node
 from tests.support.state import import_papers, make_paper
+from tests.ui.settle import settle
 
 GITHUB = Path(__file__).resolve().parents[2] / "fixtures" / "github"
 HUB = Path(__file__).resolve().parents[2] / "fixtures" / "hf_artifacts"

@@ -13,7 +13,8 @@ from digest_tui.tui.screens.editors import ListPickScreen, TagScreen, choose_lis
 from digest_tui.tui.screens.lists_screen import ListsScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
-from tests.support.pilot import find_node, labels, settle
+from tests.support.pilot import find_node, labels
+from tests.ui.settle import settle
 
 SIZE = (140, 40)
 NARROW = (80, 24)

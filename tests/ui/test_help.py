@@ -19,7 +19,7 @@ from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 # Where help can be asked for (`?` works there), and the dialogs, whose keys show in the footer.
 WITH_HELP = [DigestApp, Screen, PaperList, NavTree, PaperPanel, PaperScreen, ListsScreen]

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.screen import Screen
 
 from digest_tui.config import AppContext
@@ -21,7 +22,7 @@ from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperBody, PaperPanel
 from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 SIZE = (140, 40)
 
@@ -219,3 +220,35 @@ async def test_an_answer_that_a_queued_keystroke_replaces_is_not_painted(home: P
             app.service.list_window, app.selection, "kerne", app.sort
         )
         assert list(papers.rowids) == list(expected.rowids)
+
+
+async def test_keys_that_arrive_in_one_read_start_one_search(home: Path) -> None:
+    """A word arriving in one read (the peers harness sends `zeppelin` at once, as a paste or
+    SSH does) searched once per letter: eight requests, eight workers, for one list."""
+    app = app_without_network(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        asked: list[str] = []
+        windows = app.service.list_windows
+
+        def recording(selection, search="", *rest, **kw):  # type: ignore[no-untyped-def]
+            asked.append(search)
+            return windows(selection, search, *rest, **kw)
+
+        app.service.list_windows = recording  # type: ignore[method-assign]
+        before = app._rows_request
+        # As the terminal driver does with one read: every key posted before any is handled.
+        for char in "kernels":
+            app.post_message(events.Key(char, char))
+        await settle(pilot)
+        assert app.query_one("#search", SearchBox).value == "kernels"
+        assert app._rows_request == before + 1, "one search for the whole word"
+        assert asked == ["kernels"]
+        expected = await asyncio.to_thread(
+            app.service.list_window, app.selection, "kernels", app.sort
+        )
+        papers = app.query_one(PaperList)
+        assert papers.count > 0 and list(papers.rowids) == list(expected.rowids)
+        assert app.search_text == "kernels"

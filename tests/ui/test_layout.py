@@ -20,7 +20,8 @@ from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import DATE_COLUMN_FROM, PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import notices, settle
+from tests.support.pilot import notices
+from tests.ui.settle import settle
 
 
 def make_app() -> DigestApp:

@@ -21,7 +21,7 @@ from digest_tui.tui.library_service import LibraryService
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(180)
 

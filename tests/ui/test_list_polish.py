@@ -12,7 +12,8 @@ from rich.cells import cell_len
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_list import TITLE_WORD_SLACK, PaperList
-from tests.support.pilot import find_node, settle
+from tests.support.pilot import find_node
+from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(180)
 

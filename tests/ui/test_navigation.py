@@ -20,8 +20,9 @@ from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
 from tests.support.loopback import Recorded, serve
-from tests.support.pilot import find_node, settle
+from tests.support.pilot import find_node
 from tests.support.tmux import Terminal
+from tests.ui.settle import settle
 
 
 def header(app: DigestApp) -> str:

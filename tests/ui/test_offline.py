@@ -13,7 +13,8 @@ from digest_tui.tui.app import DigestApp
 from digest_tui.tui.notices import cause_first
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperBody, PaperPanel
-from tests.support.pilot import notices, settle
+from tests.support.pilot import notices
+from tests.ui.settle import settle
 
 UNREACHABLE = "not checked: cannot reach http://127.0.0.1:9: connection refused (ConnectError)"
 

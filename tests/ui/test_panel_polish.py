@@ -14,7 +14,7 @@ from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperBody, PaperPanel
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(180)
 

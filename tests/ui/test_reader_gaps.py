@@ -8,7 +8,8 @@ from digest_tui.tui.app import DigestApp
 from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.screens.lists_screen import ListsScreen
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import notices, settle
+from tests.support.pilot import notices
+from tests.ui.settle import settle
 
 SIZE = (140, 40)
 

@@ -19,7 +19,8 @@ from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel, render_paper
 from tests.support.home import isolate_home
-from tests.support.pilot import find_node, labels, notices, settle
+from tests.support.pilot import find_node, labels, notices
+from tests.ui.settle import settle
 
 
 def read_ops(home: Path) -> int:

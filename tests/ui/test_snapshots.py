@@ -10,7 +10,7 @@ from pathlib import Path
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 SIZE = (140, 40)
 

@@ -10,7 +10,8 @@ from digest_tui.tui.screens.editors import NoteScreen, TagScreen, parse_tag_inpu
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import find_node, labels, notices, settle
+from tests.support.pilot import find_node, labels, notices
+from tests.ui.settle import settle
 
 
 async def test_bookmark_and_read_update_panel_marks_and_tree_counts(home):

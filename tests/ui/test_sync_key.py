@@ -10,7 +10,8 @@ from digest_tui.cli import main
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import notices, settle
+from tests.support.pilot import notices
+from tests.ui.settle import settle
 
 
 def use_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:

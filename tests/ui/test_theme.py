@@ -13,7 +13,7 @@ from digest_tui.service import open_library
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperBody, PaperPanel
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 TUI = Path(__file__).resolve().parents[2] / "src" / "digest_tui" / "tui"
 SIZE = (140, 40)

@@ -21,8 +21,9 @@ from digest_tui.service import load_sample_if_empty, open_library
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from tests.support.loopback import Recorded, serve
-from tests.support.pilot import assert_literal_toasts, notices, settle
+from tests.support.pilot import assert_literal_toasts, notices
 from tests.support.state import import_papers, make_paper
+from tests.ui.settle import settle
 
 TUI = Path(__file__).resolve().parents[2] / "src" / "digest_tui" / "tui"
 

@@ -24,7 +24,7 @@ from digest_tui.tui.library_service import Selection
 from digest_tui.tui.widgets.paper_list import PAGE_ROWS, PaperList
 from tests.support import big_library
 from tests.support.home import isolate_home
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -273,3 +273,46 @@ async def test_the_list_never_narrows_when_the_terminal_widens(home: Path) -> No
     assert widths == sorted(widths), widths
     on_demand = [await _list_width(w) for w in (100, 104, 107)]
     assert on_demand == sorted(on_demand) and on_demand[0] > widths[0], on_demand
+
+
+async def test_a_long_list_shows_its_first_screen_then_the_whole_order(
+    big_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search matching 14,285 papers paints its first rows before SQLite's whole order is
+    copied out; when the rest arrives the cursor (moved meanwhile) and the rows stay, and the
+    list is the whole oracle order."""
+    from digest_tui.tui.library_service import WINDOW_ROWS
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=SIZE) as pilot:
+        papers = await started(pilot)
+        release = threading.Event()
+        steps = app.service.list_windows
+
+        def held(*args, **kw):  # type: ignore[no-untyped-def]
+            for window in steps(*args, **kw):
+                yield window
+                if not window.complete:
+                    assert release.wait(60), "the test never let the rest come"
+
+        monkeypatch.setattr(app.service, "list_windows", held)
+        expected = [i for i in ORACLE_DATE if i % 7 == 0]
+        await pilot.press("slash", *"topic:moe")
+        while papers.count != WINDOW_ROWS:  # bounded by the module's timeout
+            await pilot.pause()
+        # The first screen is the top of the whole order, drawn, with the cursor on top.
+        assert list(papers.rowids) == expected[:WINDOW_ROWS]
+        assert papers.cursor == 0 and shown_title(expected[0]) in line_text(papers, 0)
+        await pilot.press("enter", "j", "j", "j")  # back to the list, three papers down
+        assert papers.cursor == 3
+        release.set()
+        await settle(pilot)
+        assert papers.count == len(expected) and list(papers.rowids) == expected
+        assert papers.cursor == 3 and papers.current is not None
+        assert papers.current.rowid == expected[3]
+        title = str(app.query_one("#list-title").render())
+        assert str(len(expected)) in title.replace(",", ""), title
+        await pilot.press("G")  # the end is the whole list's end, fetched and drawn
+        await settle(pilot)
+        assert papers.cursor == len(expected) - 1
+        assert papers.current is not None and papers.current.rowid == expected[-1]

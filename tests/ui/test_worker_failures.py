@@ -3,24 +3,19 @@ app that goes on answering keys."""
 
 from __future__ import annotations
 
-import contextlib
-
 from textual.pilot import Pilot
 from textual.widgets import Static
-from textual.worker import WorkerFailed
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_list import PaperList
 from tests.support.pilot import assert_literal_toasts, labels, notices, toast_texts
+from tests.ui.settle import settle as settle_workers
 
 
 async def settle(pilot: Pilot, rounds: int = 3) -> None:
-    """conftest.settle, for workers expected to fail: waiting on one re-raises its error."""
-    for _ in range(rounds):
-        with contextlib.suppress(WorkerFailed):
-            await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+    """tests/ui/settle.py's settle, for workers expected to fail (their errors are the test)."""
+    await settle_workers(pilot, rounds, expect_failures=True)
 
 
 async def test_a_bad_user_taxonomy_is_named_on_screen_and_the_built_in_one_used(home):

@@ -16,7 +16,8 @@ from digest_tui.tui.library_service import UIThreadCall
 from digest_tui.tui.screens.editors import ListPickScreen, NoteScreen, TagScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
-from tests.support.pilot import find_node, labels, notices, settle
+from tests.support.pilot import find_node, labels, notices
+from tests.ui.settle import settle
 
 ODD_NAME = 'my "best" papers'
 

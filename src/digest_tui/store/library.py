@@ -18,7 +18,7 @@ import hashlib
 import json
 import sqlite3
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -854,6 +854,18 @@ class Library:
         """The matching papers' rowids in list order: 8 bytes a paper, read from indexes (the
         paper list fetches only the rows it shows, `list_rows_by_rowid`). The array may be
         shared with later calls: read it, never change it."""
+        *_, (rowids, _complete) = self.list_rowids_first(query, 0)
+        return rowids
+
+    def list_rowids_first(
+        self, query: PaperQuery, first: int
+    ) -> Generator[tuple[array[int], bool], None, None]:
+        """`list_rowids` in two steps: the first `first` rowids as soon as SQLite has them
+        (False: more may follow), then all of them (True). One statement read in two parts,
+        so the second step neither repeats the first nor sees another snapshot: an order
+        walked off an index (no text, `-topic:`, `is:unread`) yields its first rows after
+        `first` index entries, a ranked search after its sort, before the tens of thousands
+        of rowids a broad prefix matches are copied out. `first=0`: one step."""
         sql, params = build_rowid_select(query)
         # The same list asked again (Escape back to every paper, a backspace, the reload
         # after start-up) is answered from memory while the database is unchanged: SQLite's
@@ -866,15 +878,29 @@ class Library:
         )
         remembered = self._rowid_memo.get(key)
         if remembered is not None and remembered[0] == stamp:
-            return remembered[1]
+            yield remembered[1], True
+            return
         cursor = self.conn.cursor()
         cursor.row_factory = None
-        rowids = array("q", [row[0] for row in cursor.execute(sql, params).fetchall()])
+        try:
+            cursor.execute(sql, params)
+            head: list[Any] = []
+            if first > 0:
+                head = cursor.fetchmany(first)
+                if len(head) == first:
+                    yield array("q", [row[0] for row in head]), False
+            rowids = array("q", [row[0] for row in head])
+            rowids.extend([row[0] for row in cursor.fetchall()])
+        finally:
+            # A caller that stops after the first step (its list was overtaken) ends the
+            # statement here, not whenever the generator is collected: an open statement
+            # keeps its read snapshot.
+            cursor.close()
         if "paper_fits" not in sql:
             if len(self._rowid_memo) >= _ROWID_MEMO_SIZE:
                 del self._rowid_memo[next(iter(self._rowid_memo))]  # the oldest
             self._rowid_memo[key] = (stamp, rowids)
-        return rowids
+        yield rowids, True
 
     def list_rows_by_rowid(self, rowids: Sequence[int]) -> dict[int, ListRow]:
         """The list rows of these papers, by rowid (papers gone since are missing)."""

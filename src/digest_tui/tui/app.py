@@ -13,6 +13,7 @@ service each live in their own module already.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import sys
 import threading
@@ -180,6 +181,8 @@ class DigestApp(App[int]):
         self.notices_shown: deque[ShownNotice] = deque(maxlen=200)
         self.selection = Selection()
         self.search_text = ""
+        # The request whose first rows only are shown (its whole list is on the way).
+        self._first_rows_of: int | None = None
         self.ready = False
         self.started_at = time.perf_counter()
         self.first_rows_seconds: float | None = None
@@ -459,10 +462,21 @@ class DigestApp(App[int]):
     ) -> None:
         if request != self._rows_request:
             return
-        window = self.service.list_window(selection, search, self.sort, keep, previous)
-        if request != self._rows_request:
-            return
-        self._send(msg.RowsLoaded(window, request))
+        if keep is None and not previous:
+            # A new list with the cursor on top (a keystroke, a view): its first rows are
+            # sent before the whole order, which can be 100,000 rowids (list_windows).
+            with contextlib.closing(
+                self.service.list_windows(selection, search, self.sort)
+            ) as steps:
+                for window in steps:
+                    if request != self._rows_request:
+                        return
+                    self._send(msg.RowsLoaded(window, request))
+        else:
+            window = self.service.list_window(selection, search, self.sort, keep, previous)
+            if request != self._rows_request:
+                return
+            self._send(msg.RowsLoaded(window, request))
         if search.strip():
             # After the list, so a keystroke's result never waits for these counts.
             scope = self.service.search_scope(selection, search)
@@ -476,6 +490,13 @@ class DigestApp(App[int]):
             # A key already in the box has not been searched yet (a burst: its Changed is
             # still queued behind this answer): painting would show a list replaced at once.
             return
+        if message.window.complete and self._first_rows_of == message.request:
+            # The rest of the list whose first rows are on screen: cursor and rows stay.
+            self._first_rows_of = None
+            self.main_screen.query_one(PaperList).extend_window(message.window.rowids)
+            self._show_list_header(len(message.window.rowids), None)
+            return
+        self._first_rows_of = None if message.window.complete else message.request
         self._show_rows(message.window)
 
     def _keystroke_pending(self) -> bool:
@@ -498,7 +519,8 @@ class DigestApp(App[int]):
             everywhere_key=SEARCH_EVERYWHERE_KEY,
         )
         papers.set_window(window.rowids, window.rows, cursor=window.cursor, start=window.start)
-        self._show_list_header(len(window.rowids), None)
+        if window.complete:  # else the count is not known yet: the whole list says it
+            self._show_list_header(len(window.rowids), None)
         if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
@@ -619,6 +641,11 @@ class DigestApp(App[int]):
     def _on_search(self, event: Input.Changed) -> None:
         # Every keystroke searches: a query is ordered rowids plus one screen of rows, a few
         # ms at 100,000 papers, so no debounce; a newer keystroke's list replaces older ones.
+        if event.value != event.input.value:
+            # Keys that arrived in one read (a word pasted, typed ahead over SSH, a terminal
+            # that batches input) are all in the box before the first Changed gets here: only
+            # the last Changed, whose value is the box's, starts a search.
+            return
         self.search_text = event.value
         self._load_rows(self.selection, self.search_text, None)
 
@@ -1221,6 +1248,9 @@ class DigestApp(App[int]):
 
     def action_mark_all_read(self) -> None:
         """`A`: every paper the list shows now is marked read, one op each (so it syncs)."""
+        if self._first_rows_of is not None:  # only a long list's first rows are known yet
+            self.notify_text("The list is still being read: press A again.", timeout=2)
+            return
         rowids = array("q", self.main_screen.query_one(PaperList).rowids)
         self._change_state("", self._mark_all_read, rowids)
 

@@ -13,7 +13,7 @@ import contextlib
 import sqlite3
 import threading
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -66,6 +66,8 @@ class ListWindow:
     cursor: int
     start: int
     rows: Mapping[int, ListRow]
+    # False: only the first rowids of the list (`list_windows`); the whole list follows.
+    complete: bool = True
 
 
 # Rows fetched with a new list: a screen and more around the cursor, so the first frame
@@ -178,6 +180,29 @@ class LibraryService:
             start = max(0, cursor - WINDOW_ROWS // 4)
             rows = library.list_rows_by_rowid(rowids[start : start + WINDOW_ROWS])
         return ListWindow(rowids, cursor, start, rows)
+
+    def list_windows(
+        self, selection: Selection, search: str = "", sort: str | None = None
+    ) -> Generator[ListWindow, None, None]:
+        """A new list with the cursor on top, in two steps when it is long: first a window of
+        its first WINDOW_ROWS papers (`complete=False`, what the screen shows), then the whole
+        order with the same rows. A search matching 50,000 papers is painted once SQLite has
+        ranked them, before their rowids are copied out; a list walked off a sort index once
+        its first entries are read. Stop iterating to drop the rest (an overtaken request)."""
+        if selection.kind == "foryou":
+            yield self._for_you_window(None, selection.value)
+            return
+        with self._list_reader() as library:
+            query = self._query(library, selection, search, sort)
+            steps = library.list_rowids_first(query, WINDOW_ROWS)
+            try:
+                rows: Mapping[int, ListRow] = {}
+                for rowids, complete in steps:
+                    if not rows:
+                        rows = library.list_rows_by_rowid(rowids[:WINDOW_ROWS])
+                    yield ListWindow(rowids, 0, 0, rows, complete)
+            finally:
+                steps.close()  # ends the statement even when the caller stopped early
 
     def _for_you_window(self, keep: int | str | None, tag: str | None = None) -> ListWindow:
         """ "For you" is ranked in Python (a short list): every row comes with it."""

@@ -185,6 +185,19 @@ class PaperList(ScrollView, can_focus=True):
         self.cursor = min(max(cursor, 0), max(len(self.rowids) - 1, 0))
         self.refresh()
 
+    def extend_window(self, rowids: array[int]) -> None:
+        """The whole list of which only the first rowids were given (a long search's first
+        screen, `ListWindow.complete`): the rows fetched, the cursor and the generation stay,
+        and the scrollbar now measures the whole list. A list that does not start with the
+        rowids shown is a new one (`set_window`)."""
+        if rowids[: len(self.rowids)] != self.rowids:
+            self.set_window(rowids, {}, cursor=0)
+            return
+        self.rowids = rowids
+        # The lines on screen are the ones already drawn: only the scrollbar changes, and it
+        # repaints itself (a refresh here cost a frame of the whole list per long search).
+        self._set_virtual_height()
+
     def _set_virtual_height(self) -> None:
         """The list's scrollable height is its number of papers. Set without Textual's layout
         pass (a reflow of the whole screen, most of a keystroke's cost): the list's own size
