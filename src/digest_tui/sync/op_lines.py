@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from digest_tui.errors import OpFormatError
-from digest_tui.state.model import Op, PaperRef, check_payload
+from digest_tui.state.model import Op, PaperRef, check_payload, make_op
 
 # A JSON string with no escapes and no control characters: its text is its value, so a length
 # bound in characters is the bound `Op.from_json` applies to the decoded value.
@@ -81,7 +81,7 @@ def decode_line(line: str, shared: dict[Any, Any], max_depth: int) -> Op | None:
             return None
     device = shared.setdefault(device, device)
     kind = shared.setdefault(kind, kind)
-    op = Op(op_id, device, int(counter), hlc, kind, ref, list_id, payload, created_at)
+    op = make_op(op_id, device, int(counter), hlc, kind, ref, list_id, payload, created_at)
     if fresh:
         # The payload's checks depend only on what the cache key holds: done once per text.
         try:
