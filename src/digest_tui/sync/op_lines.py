@@ -61,10 +61,10 @@ def decode_line(line: str, shared: dict[Any, Any], max_depth: int) -> Op | None:
     if paper is not None:
         if ref_id is None and key is None:
             return None  # Op.from_json words it
-        parts = ("paper", ref_id, key, arxiv)
-        ref = shared.get(parts)
+        # Keyed by its text on the line (one string to hash): equal text, equal parts.
+        ref = shared.get(paper)
         if ref is None:
-            ref = shared[parts] = PaperRef(ref_id, key, arxiv)
+            ref = shared[paper] = PaperRef(ref_id, key, arxiv)
     cache_key = ("payload", kind, ref is None, list_id is None, text)
     payload = shared.get(cache_key) if len(text) <= _SHARED_PAYLOAD else None
     fresh = payload is None
