@@ -12,10 +12,11 @@ the same stamp or counter.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,12 +194,16 @@ def _apply(
     report = ApplyReport()
     affected = Affected()
     clock, last_seq = _load_clock(conn, wall)
-    newest: str | None = None
     batch = [item if isinstance(item, Op) else Op.from_json(item) for item in ops]
+    op_ids = [op.op_id for op in batch]
+    unique = list(dict.fromkeys(op_ids))
+    known = _stored_identities(conn, unique)
+    # Copies of one op id can only meet when some are stored or the batch repeats an id; a
+    # fresh machine's merge has neither, and skips the per-op bookkeeping of copies.
+    compare = bool(known) or len(unique) != len(op_ids)
+    del op_ids, unique
     received_at = _iso(system_wall_ms())  # one arrival time for the ops stored together
-    known = _stored_identities(conn, [op.op_id for op in batch])
     rowids: dict[PaperRef, int | None] = {}
-    rows: list[tuple[Any, ...]] = []
     # The new paper ops as derive reads them, so recompute does not read them back (Arrived).
     fresh: dict[int, list[OpRow]] = {}
     # Canonical payload text by payload object: ops decoded together share their repeated
@@ -207,54 +212,77 @@ def _apply(
     texts: dict[int, str] = {}
     ref_rowids: dict[int, Any] = {}  # id(PaperRef) -> its rowid; each ref alive in `batch`
     # Copies of one op id met in this batch: the op itself, its identity built only if a
-    # second copy turns up (a fresh machine's merge never builds one).
+    # second copy turns up.
     first_copies: dict[str, Op] = {}
-    no_ref = _NO_PAPER
-    for op in batch:
-        payload = op.payload
-        text = texts.get(id(payload))
-        if text is None:
-            text = texts[id(payload)] = canonical_json(dict(payload))
-        op_id = op.op_id
-        existing = known.get(op_id)
-        if existing is None and op_id in first_copies:
-            existing = _identity(first_copies[op_id])
-        if existing is not None:
-            if existing != _identity(op, text):
-                raise OpsError(
-                    f"op {op_id} arrived with different content than the stored copy "
-                    "(two devices with one id, or corrupt data); nothing was applied"
+    newest = ""
+    pending = 0
+    device = clock.device
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        """The columns of _INSERT for each new op, made as SQLite takes them: the 100,000
+        rows of a merge are never all held at once."""
+        nonlocal newest, pending, last_seq
+        no_ref = _NO_PAPER
+        for op in batch:
+            payload = op.payload
+            text = texts.get(id(payload))
+            if text is None:
+                text = texts[id(payload)] = canonical_json(dict(payload))
+            op_id = op.op_id
+            if compare:
+                existing = known.get(op_id)
+                if existing is None and op_id in first_copies:
+                    existing = _identity(first_copies[op_id])
+                if existing is not None:
+                    if existing != _identity(op, text):
+                        raise OpsError(
+                            f"op {op_id} arrived with different content than the stored copy "
+                            "(two devices with one id, or corrupt data); nothing was applied"
+                        )
+                    report.duplicates += 1
+                    continue
+                first_copies[op_id] = op  # a second copy later in this batch is a duplicate
+            rowid = None
+            ref = op.paper
+            if ref is not None:
+                # By object first: ops decoded together share one PaperRef per paper, and
+                # hashing a dataclass runs Python code; an equal reference in another object
+                # still resolves once through `rowids`.
+                rowid = ref_rowids.get(id(ref), _UNRESOLVED)
+                if rowid is _UNRESOLVED:
+                    if ref not in rowids:
+                        rowids[ref] = resolve_ref(conn, ref)
+                    rowid = ref_rowids[id(ref)] = rowids[ref]
+                if rowid is None:
+                    pending += 1
+            else:
+                ref = no_ref
+            own = op.device == device
+            if own:
+                # Our own op coming back (e.g. this library was restored): never reuse its
+                # counter.
+                last_seq = max(last_seq, op.counter)
+            list_id = op.list_id
+            if list_id is not None:
+                affected.lists.add(list_id)
+            elif rowid is not None:
+                fresh.setdefault(rowid, []).append(
+                    (op_id, op.device, op.hlc, op.kind, payload, op.created_at, rowid)
                 )
-            report.duplicates += 1
-            continue
-        first_copies[op_id] = op  # a second copy later in this batch is a duplicate
-        rowid = None
-        ref = op.paper
-        if ref is not None:
-            # By object first: ops decoded together share one PaperRef per paper, and hashing
-            # a dataclass runs Python code; an equal reference in another object still
-            # resolves once through `rowids`.
-            rowid = ref_rowids.get(id(ref), _UNRESOLVED)
-            if rowid is _UNRESOLVED:
-                if ref not in rowids:
-                    rowids[ref] = resolve_ref(conn, ref)
-                rowid = ref_rowids[id(ref)] = rowids[ref]
-        own = op.device == clock.device
-        if own:
-            # Our own op coming back (e.g. this library was restored): never reuse its counter.
-            last_seq = max(last_seq, op.counter)
-        named = ref or no_ref
-        rows.append(  # the columns of _INSERT
-            (
+            # Stamps are fixed-width text that sorts as the stamps do (state/clock.py): the
+            # newest is found by comparing text, and decoded once.
+            if op.hlc > newest:
+                newest = op.hlc
+            yield (
                 op_id,
                 op.device,
                 op.counter,
                 op.hlc,
                 op.kind,
-                named.id,
-                named.title_key,
-                named.arxiv,
-                op.list_id,
+                ref.id,
+                ref.title_key,
+                ref.arxiv,
+                list_id,
                 text,
                 op.created_at,
                 received_at,
@@ -262,24 +290,25 @@ def _apply(
                 1,  # synced: it came from the remote (or is ours coming back)
                 rowid,
             )
-        )
-        report.applied += 1
-        if op.paper is not None and rowid is None:
-            report.pending += 1
-        if op.list_id is not None:
-            affected.lists.add(op.list_id)
-        elif rowid is not None:
-            affected.papers.add(rowid)
-            fresh.setdefault(rowid, []).append(
-                (op.op_id, op.device, op.hlc, op.kind, payload, op.created_at, rowid)
-            )
-        # Stamps are fixed-width text that sorts as the stamps do (state/clock.py): the
-        # newest is found by comparing text, and decoded once.
-        if newest is None or op.hlc > newest:
-            newest = op.hlc
+
     stored_upto = conn.execute("SELECT coalesce(max(seq), 0) FROM ops").fetchone()[0]
-    conn.executemany(_INSERT, rows)
-    if newest is not None:
+    # A refusal met half-way through the rows undoes the rows already inserted, also when
+    # the caller's transaction goes on ("nothing was applied").
+    conn.execute("SAVEPOINT apply_ops")
+    try:
+        inserted = conn.executemany(_INSERT, rows()).rowcount
+    except BaseException:
+        # A failure that already ended the transaction (some disk errors) left no savepoint:
+        # the error that got here is the one to report.
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK TO apply_ops")
+            conn.execute("RELEASE apply_ops")
+        raise
+    conn.execute("RELEASE apply_ops")
+    report.applied = inserted if inserted > 0 else 0
+    report.pending = pending
+    affected.papers.update(fresh)
+    if newest:
         clock.receive(Stamp.decode(newest))
     recompute(conn, affected, Arrived(fresh, int(stored_upto)))
     _save_clock(conn, clock, last_seq)

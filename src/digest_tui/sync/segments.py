@@ -31,6 +31,7 @@ from digest_tui import jsonsafe
 from digest_tui.errors import OpFormatError, SegmentError
 from digest_tui.state.clock import DEVICE_ID
 from digest_tui.state.model import Op
+from digest_tui.sync.op_lines import decode_line
 
 FORMAT = 1
 MARKER = "digest-tui-sync.json"
@@ -233,23 +234,14 @@ def decode_segment(
         )
     ops: list[Op] = []
     seen: set[str] = set()
-    raw_decode = _DECODER.raw_decode
     if shared is None:
         shared = {}
     for number, line in enumerate(lines[1:], start=2):
-        # The common line (one clean JSON object, a few brackets) costs one C call; anything
-        # else (padding, errors, deep nesting) takes `_json_line`, which words the problem.
-        try:
-            item, end = raw_decode(line)
-            clean = end == len(line)
-        except (ValueError, RecursionError):
-            clean = False
-        if not clean or line.count("[") + line.count("{") > MAX_OP_DEPTH:
-            item = _json_line(line, where, number)
-        try:
-            op = Op.from_json(item, shared)
-        except OpFormatError as exc:
-            raise SegmentError(f"{where}: line {number}: {exc}") from exc
+        # A line as this program writes it is matched and checked whole (op_lines.py); any
+        # other is parsed and checked field by field, which also words its problem.
+        op = decode_line(line, shared, MAX_OP_DEPTH)
+        if op is None:
+            op = _general_line(line, where, number, shared)
         if op.device != device or not parsed.first <= op.counter <= parsed.last:
             raise SegmentError(
                 f"{where}: line {number}: op {op.op_id} does not belong in this segment"
@@ -259,6 +251,23 @@ def decode_segment(
         seen.add(op.op_id)
         ops.append(op)
     return ops
+
+
+def _general_line(line: str, where: str, number: int, shared: dict[Any, Any]) -> Op:
+    """The op on a line of any shape, or SegmentError naming the line and the problem."""
+    # A clean JSON object with a few brackets costs one C call; anything else (padding,
+    # errors, deep nesting) takes `_json_line`, which words the problem.
+    try:
+        item, end = _DECODER.raw_decode(line)
+        clean = end == len(line)
+    except (ValueError, RecursionError):
+        clean = False
+    if not clean or line.count("[") + line.count("{") > MAX_OP_DEPTH:
+        item = _json_line(line, where, number)
+    try:
+        return Op.from_json(item, shared)
+    except OpFormatError as exc:
+        raise SegmentError(f"{where}: line {number}: {exc}") from exc
 
 
 _DECODER = json.JSONDecoder()
