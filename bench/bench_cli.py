@@ -5,8 +5,12 @@
 On a synthetic library of N papers (bench/synthetic.py, built once and copied) with some user
 state (bookmarks, tags, notes, a reading list), times `digest-tui ...` from spawn to exit,
 output to /dev/null: `--help`, `papers --limit 20`, `show ID` (table and JSON), `tags`,
-`list`, `similar ID` (warm: the index built once first), `recommend`, and
-`papers --format jsonl` of the whole library. Median of `--runs` runs, wall time and the
+`list`, `similar ID` (warm: the index built once first), `recommend`, the daily commands
+(`papers --search WORD`, `has:runnable`, the reproducible/readiness sorts, `fits:MACHINE`,
+`export` of a reading list, `list show`, `show --offline`, `links check`, `tag`/`bookmark`
+writes), and `papers --format jsonl` of the whole library. `fits:` runs against a second home
+whose config.yaml names a machine and whose data/ is the first home's (so the other commands
+keep starting without a config.yaml). Median of `--runs` runs, wall time and the
 command's CPU time (user + system, from the child's rusage: steadier than wall time on a loaded
 machine). `--src DIR` runs the commands with another checkout's `src/` (e.g. the code before a
 change: `git archive COMMIT src | tar -x -C /tmp/before`) for a before/after in one session.
@@ -56,6 +60,23 @@ def seed_state(home: Path) -> str:
         state.add_to_list("bench list", ids[:20])
         library.close()
     return ids[0]
+
+
+MACHINES_YAML = """machines:
+  - name: laptop
+    devices: [{id: rtx-4090, count: 1}]
+"""
+
+
+def machines_home(home: Path, tmp: Path) -> Path:
+    """A DIGEST_TUI_HOME with a config.yaml naming a machine, sharing `home`'s library."""
+    with_machines = tmp / "home-with-machines"
+    (with_machines / "config").mkdir(parents=True, exist_ok=True)
+    (with_machines / "config" / "config.yaml").write_text(MACHINES_YAML)
+    data = with_machines / "data"
+    if not data.exists():
+        data.symlink_to(database_path(home).parent, target_is_directory=True)
+    return with_machines
 
 
 def run(home: Path, args: list[str], src: Path | None = None) -> tuple[float, float]:
@@ -113,6 +134,7 @@ def main() -> int:
             ident = seed_state(home)
         count = sqlite3.connect(database_path(home)).execute("SELECT count(*) FROM papers")
         papers = int(count.fetchone()[0])
+        fits_home = machines_home(home, Path(tmp))
         commands: list[tuple[str, list[str], float]] = [
             ("--help", ["--help"], GOAL_HELP_S),
             ("papers --limit 20", ["papers", "--limit", "20"], GOAL_COMMAND_S),
@@ -123,8 +145,43 @@ def main() -> int:
             ),
             ("show ID", ["show", ident], GOAL_COMMAND_S),
             ("show ID --format json", ["show", ident, "--format", "json"], GOAL_COMMAND_S),
+            ("show ID --offline", ["show", ident, "--offline"], GOAL_COMMAND_S),
             ("tags", ["tags"], GOAL_COMMAND_S),
             ("list", ["list"], GOAL_COMMAND_S),
+            ("list show LIST", ["list", "show", "bench list"], GOAL_COMMAND_S),
+            (
+                "papers --search attention --limit 20",
+                ["papers", "--search", "attention", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --search has:runnable --limit 20",
+                ["papers", "--search", "has:runnable", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --sort readiness --limit 20",
+                ["papers", "--sort", "readiness", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --sort reproducible --limit 20",
+                ["papers", "--sort", "reproducible", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --search fits:laptop --limit 20",
+                ["papers", "--search", "fits:laptop", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "export list:LIST (bibtex)",
+                ["export", "--search", 'list:"bench list"'],
+                GOAL_COMMAND_S,
+            ),
+            ("links check", ["links", "check"], GOAL_COMMAND_S),
+            ("tag ID (write)", ["tag", ident, "benchtag"], GOAL_COMMAND_S),
+            ("bookmark ID (write)", ["bookmark", ident], GOAL_COMMAND_S),
         ]
         if not args.skip_similar:
             # With --home the index is already there: this run is then warm too.
@@ -153,7 +210,8 @@ def main() -> int:
         if not args.skip_similar:
             result["similar_index_build_s"] = round(build_s, 2)
         for label, argv, goal in commands:
-            measured = [run(home, argv, src) for _ in range(args.runs)]
+            where = fits_home if "fits:" in label else home
+            measured = [run(where, argv, src) for _ in range(args.runs)]
             times = [wall for wall, _ in measured]
             median = statistics.median(times)
             cpu = statistics.median(c for _, c in measured)
