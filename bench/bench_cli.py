@@ -42,6 +42,7 @@ from synthetic import DEFAULT_SEED, build_library, database_path, digest_home
 GOAL_JSONL_S = 5.0
 GOAL_COMMAND_S = 0.300
 GOAL_HELP_S = 0.060
+SPLIT_KEYS = ("cpu", "interpreter", "imports", "open", "query_output")
 
 
 def seed_state(home: Path) -> str:
@@ -98,6 +99,75 @@ def compile_package(src: Path | None) -> None:
     compileall.compile_dir(package, quiet=1)
 
 
+# Run in the child for --split: the command's CPU time split into imports (every `import`
+# and import_module, nested ones counted once), opening the library (open_for_command, its
+# own imports excepted) and the rest (the queries and the output), as JSON on stderr.
+_SPLIT_CHILD = """
+import builtins, importlib, json, os, sys, time
+spent = {"imports": 0.0, "open": 0.0}
+depth = [0]
+def timed(real):
+    def wrapper(*args, **kwargs):
+        if depth[0]:
+            return real(*args, **kwargs)
+        depth[0] += 1
+        began = time.process_time()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent["imports"] += time.process_time() - began
+            depth[0] -= 1
+    return wrapper
+builtins.__import__ = timed(builtins.__import__)
+importlib.import_module = timed(importlib.import_module)
+began = time.process_time()
+import digest_tui.commands.common as common
+real_open = common.open_for_command
+def open_for_command(*args, **kwargs):
+    imports, start = spent["imports"], time.process_time()
+    try:
+        return real_open(*args, **kwargs)
+    finally:
+        spent["open"] += time.process_time() - start - (spent["imports"] - imports)
+common.open_for_command = open_for_command
+from digest_tui.cli import main
+sys.stdout = open(os.devnull, "w")
+try:
+    rc = main(sys.argv[1:])
+except SystemExit as stop:  # --help
+    rc = stop.code or 0
+spent["total"] = time.process_time() - began
+sys.stderr.write("\\n" + json.dumps([rc, spent]))
+"""
+
+
+def split(home: Path, args: list[str], src: Path | None = None) -> dict[str, float]:
+    """CPU seconds of one `digest-tui ARGS` in a fresh process: interpreter (start-up and
+    exit, the process's CPU outside the script), imports, open, rest."""
+    env = {**os.environ, "DIGEST_TUI_HOME": str(home)}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-c", _SPLIT_CHILD, *args], env=env, capture_output=True, text=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    import json
+
+    rc, spent = json.loads(done.stderr.splitlines()[-1])
+    if rc != 0:
+        raise SystemExit(f"digest-tui {' '.join(args)} failed: {done.stderr[-1000:]}")
+    rest = spent["total"] - spent["imports"] - spent["open"]
+    return {
+        "cpu": cpu,
+        "interpreter": cpu - spent["total"],
+        "imports": spent["imports"],
+        "open": spent["open"],
+        "query_output": rest,
+    }
+
+
 def run(home: Path, args: list[str], src: Path | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds: user + system) of one `digest-tui ARGS` process."""
     env = {**os.environ, "DIGEST_TUI_HOME": str(home)}
@@ -139,6 +209,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--only", default="", help="only the commands whose label contains this text"
+    )
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="also split each command's CPU (median of --runs) into interpreter, imports, "
+        "open and query+output",
     )
     args = parser.parse_args()
     src = args.src.resolve() if args.src else None
@@ -220,6 +296,7 @@ def main() -> int:
         )
         commands = [c for c in commands if args.only in c[0]]
         rows = []
+        splits: list[list[str]] = []
         result: dict = {
             "papers": papers,
             "runs": args.runs,
@@ -254,9 +331,19 @@ def main() -> int:
                 ]
             )
             print(f"  {label}: {median * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)", file=sys.stderr)
+            if args.split:
+                parts = [split(where, argv, src) for _ in range(args.runs)]
+                costs = {k: statistics.median(p[k] for p in parts) for k in parts[0]}
+                result["commands"][label]["split_cpu_s"] = {
+                    k: round(v, 3) for k, v in costs.items()
+                }
+                splits.append([label] + [f"{costs[k] * 1000:.0f}" for k in SPLIT_KEYS])
     load = " ".join(f"{x:.1f}" for x in result["load_average"])
     print(f"\n{papers:,} papers, median of {args.runs} fresh processes (load average {load})\n")
     print(table(rows, ["command", "ms", "CPU ms", "goal ms", ""]))
+    if splits:
+        print("\nCPU ms by part (median; a separate set of runs)\n")
+        print(table(splits, ["command", "CPU", "interpreter", "imports", "open", "query+out"]))
     name = f"cli-{args.papers}" + (f"-src-{src.parent.name}" if src else "")
     print(f"\nwritten: {write_result(name, result)}")
     return 0
