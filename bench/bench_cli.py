@@ -5,14 +5,20 @@
 On a synthetic library of N papers (bench/synthetic.py, built once and copied) with some user
 state (bookmarks, tags, notes, a reading list), times `digest-tui ...` from spawn to exit,
 output to /dev/null: `--help`, `papers --limit 20`, `show ID` (table and JSON), `tags`,
-`list`, `similar ID` (warm: the index built once first), `recommend`, and
-`papers --format jsonl` of the whole library. Median of `--runs` runs, wall time and the
+`list`, `similar ID` (warm: the index built once first), `recommend`, the daily commands
+(`papers --search WORD`, `has:runnable`, the reproducible/readiness sorts, `fits:MACHINE`,
+`export` of a reading list, `list show`, `show --offline`, `links check`, `tag`/`bookmark`
+writes), and `papers --format jsonl` of the whole library. `fits:` runs against a second home
+whose config.yaml names a machine and whose data/ is the first home's (so the other commands
+keep starting without a config.yaml). Median of `--runs` runs, wall time and the
 command's CPU time (user + system, from the child's rusage: steadier than wall time on a loaded
 machine). `--src DIR` runs the commands with another checkout's `src/` (e.g. the code before a
 change: `git archive COMMIT src | tar -x -C /tmp/before`) for a before/after in one session.
 
 Goals (issue 12): `papers --format jsonl` of 100,000 papers <= 5 s; every other command on a
 100,000-paper library <= 300 ms; `--help` <= 60 ms.
+
+The package run is byte-compiled first (`compile_package`), as an installed copy is.
 
 Writes bench/out/results/cli-N.json.
 """
@@ -36,6 +42,7 @@ from synthetic import DEFAULT_SEED, build_library, database_path, digest_home
 GOAL_JSONL_S = 5.0
 GOAL_COMMAND_S = 0.300
 GOAL_HELP_S = 0.060
+SPLIT_KEYS = ("cpu", "interpreter", "imports", "open", "query_output")
 
 
 def seed_state(home: Path) -> str:
@@ -56,6 +63,109 @@ def seed_state(home: Path) -> str:
         state.add_to_list("bench list", ids[:20])
         library.close()
     return ids[0]
+
+
+MACHINES_YAML = """machines:
+  - name: laptop
+    devices: [{id: rtx-4090, count: 1}]
+"""
+
+
+def machines_home(home: Path, tmp: Path) -> Path:
+    """A DIGEST_TUI_HOME with a config.yaml naming a machine, sharing `home`'s library."""
+    with_machines = tmp / "home-with-machines"
+    (with_machines / "config").mkdir(parents=True, exist_ok=True)
+    (with_machines / "config" / "config.yaml").write_text(MACHINES_YAML)
+    data = with_machines / "data"
+    if not data.exists():
+        data.symlink_to(database_path(home).parent, target_is_directory=True)
+    return with_machines
+
+
+def compile_package(src: Path | None) -> None:
+    """Byte-compile the digest_tui the commands will run, as an installed wheel is.
+
+    With PYTHONDONTWRITEBYTECODE set (as on the shared bench machine) nothing is cached and
+    every command compiled ~40 of its modules from source first (~0.2 s of CPU under load),
+    which no installed copy pays; before and after are compiled alike."""
+    import compileall
+
+    if src is not None:
+        package = src / "digest_tui"
+    else:
+        import digest_tui
+
+        package = Path(digest_tui.__file__).parent
+    compileall.compile_dir(package, quiet=1)
+
+
+# Run in the child for --split: the command's CPU time split into imports (every `import`
+# and import_module, nested ones counted once), opening the library (open_for_command, its
+# own imports excepted) and the rest (the queries and the output), as JSON on stderr.
+_SPLIT_CHILD = """
+import builtins, importlib, json, os, sys, time
+spent = {"imports": 0.0, "open": 0.0}
+depth = [0]
+def timed(real):
+    def wrapper(*args, **kwargs):
+        if depth[0]:
+            return real(*args, **kwargs)
+        depth[0] += 1
+        began = time.process_time()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent["imports"] += time.process_time() - began
+            depth[0] -= 1
+    return wrapper
+builtins.__import__ = timed(builtins.__import__)
+importlib.import_module = timed(importlib.import_module)
+began = time.process_time()
+import digest_tui.commands.common as common
+real_open = common.open_for_command
+def open_for_command(*args, **kwargs):
+    imports, start = spent["imports"], time.process_time()
+    try:
+        return real_open(*args, **kwargs)
+    finally:
+        spent["open"] += time.process_time() - start - (spent["imports"] - imports)
+common.open_for_command = open_for_command
+from digest_tui.cli import main
+sys.stdout = open(os.devnull, "w")
+try:
+    rc = main(sys.argv[1:])
+except SystemExit as stop:  # --help
+    rc = stop.code or 0
+spent["total"] = time.process_time() - began
+sys.stderr.write("\\n" + json.dumps([rc, spent]))
+"""
+
+
+def split(home: Path, args: list[str], src: Path | None = None) -> dict[str, float]:
+    """CPU seconds of one `digest-tui ARGS` in a fresh process: interpreter (start-up and
+    exit, the process's CPU outside the script), imports, open, rest."""
+    env = {**os.environ, "DIGEST_TUI_HOME": str(home)}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-c", _SPLIT_CHILD, *args], env=env, capture_output=True, text=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    import json
+
+    rc, spent = json.loads(done.stderr.splitlines()[-1])
+    if rc != 0:
+        raise SystemExit(f"digest-tui {' '.join(args)} failed: {done.stderr[-1000:]}")
+    rest = spent["total"] - spent["imports"] - spent["open"]
+    return {
+        "cpu": cpu,
+        "interpreter": cpu - spent["total"],
+        "imports": spent["imports"],
+        "open": spent["open"],
+        "query_output": rest,
+    }
 
 
 def run(home: Path, args: list[str], src: Path | None = None) -> tuple[float, float]:
@@ -100,8 +210,15 @@ def main() -> int:
     parser.add_argument(
         "--only", default="", help="only the commands whose label contains this text"
     )
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="also split each command's CPU (median of --runs) into interpreter, imports, "
+        "open and query+output",
+    )
     args = parser.parse_args()
     src = args.src.resolve() if args.src else None
+    compile_package(src)
 
     with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
         if args.home is not None:
@@ -113,6 +230,7 @@ def main() -> int:
             ident = seed_state(home)
         count = sqlite3.connect(database_path(home)).execute("SELECT count(*) FROM papers")
         papers = int(count.fetchone()[0])
+        fits_home = machines_home(home, Path(tmp))
         commands: list[tuple[str, list[str], float]] = [
             ("--help", ["--help"], GOAL_HELP_S),
             ("papers --limit 20", ["papers", "--limit", "20"], GOAL_COMMAND_S),
@@ -123,8 +241,43 @@ def main() -> int:
             ),
             ("show ID", ["show", ident], GOAL_COMMAND_S),
             ("show ID --format json", ["show", ident, "--format", "json"], GOAL_COMMAND_S),
+            ("show ID --offline", ["show", ident, "--offline"], GOAL_COMMAND_S),
             ("tags", ["tags"], GOAL_COMMAND_S),
             ("list", ["list"], GOAL_COMMAND_S),
+            ("list show LIST", ["list", "show", "bench list"], GOAL_COMMAND_S),
+            (
+                "papers --search attention --limit 20",
+                ["papers", "--search", "attention", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --search has:runnable --limit 20",
+                ["papers", "--search", "has:runnable", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --sort readiness --limit 20",
+                ["papers", "--sort", "readiness", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --sort reproducible --limit 20",
+                ["papers", "--sort", "reproducible", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "papers --search fits:laptop --limit 20",
+                ["papers", "--search", "fits:laptop", "--limit", "20"],
+                GOAL_COMMAND_S,
+            ),
+            (
+                "export list:LIST (bibtex)",
+                ["export", "--search", 'list:"bench list"'],
+                GOAL_COMMAND_S,
+            ),
+            ("links check", ["links", "check"], GOAL_COMMAND_S),
+            ("tag ID (write)", ["tag", ident, "benchtag"], GOAL_COMMAND_S),
+            ("bookmark ID (write)", ["bookmark", ident], GOAL_COMMAND_S),
         ]
         if not args.skip_similar:
             # With --home the index is already there: this run is then warm too.
@@ -143,6 +296,7 @@ def main() -> int:
         )
         commands = [c for c in commands if args.only in c[0]]
         rows = []
+        splits: list[list[str]] = []
         result: dict = {
             "papers": papers,
             "runs": args.runs,
@@ -153,7 +307,8 @@ def main() -> int:
         if not args.skip_similar:
             result["similar_index_build_s"] = round(build_s, 2)
         for label, argv, goal in commands:
-            measured = [run(home, argv, src) for _ in range(args.runs)]
+            where = fits_home if "fits:" in label else home
+            measured = [run(where, argv, src) for _ in range(args.runs)]
             times = [wall for wall, _ in measured]
             median = statistics.median(times)
             cpu = statistics.median(c for _, c in measured)
@@ -176,9 +331,19 @@ def main() -> int:
                 ]
             )
             print(f"  {label}: {median * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)", file=sys.stderr)
+            if args.split:
+                parts = [split(where, argv, src) for _ in range(args.runs)]
+                costs = {k: statistics.median(p[k] for p in parts) for k in parts[0]}
+                result["commands"][label]["split_cpu_s"] = {
+                    k: round(v, 3) for k, v in costs.items()
+                }
+                splits.append([label] + [f"{costs[k] * 1000:.0f}" for k in SPLIT_KEYS])
     load = " ".join(f"{x:.1f}" for x in result["load_average"])
     print(f"\n{papers:,} papers, median of {args.runs} fresh processes (load average {load})\n")
     print(table(rows, ["command", "ms", "CPU ms", "goal ms", ""]))
+    if splits:
+        print("\nCPU ms by part (median; a separate set of runs)\n")
+        print(table(splits, ["command", "CPU", "interpreter", "imports", "open", "query+out"]))
     name = f"cli-{args.papers}" + (f"-src-{src.parent.name}" if src else "")
     print(f"\nwritten: {write_result(name, result)}")
     return 0

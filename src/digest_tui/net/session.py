@@ -22,8 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from digest_tui import __version__
 from digest_tui.errors import (
@@ -32,10 +31,16 @@ from digest_tui.errors import (
     NetworkError,
     RetriesExhausted,
 )
-from digest_tui.net.body import ERROR_BODY_BYTES, read_capped
-from digest_tui.net.deadline import Budget, enforce_budgets, running
 from digest_tui.net.retry import RetryPolicy, parse_retry_after
 from digest_tui.net.urls import origin
+
+if TYPE_CHECKING:
+    # httpx (and httpcore, which body/deadline use) costs ~50-100 ms of CPU to import:
+    # modules that only hold a client (`show --offline` reading the GitHub cache, `Limits`
+    # built in a constructor) pay it when the first session is made, not on import.
+    import httpx
+
+    from digest_tui.net.deadline import Budget
 
 USER_AGENT = f"digest-tui/{__version__}"
 
@@ -89,6 +94,10 @@ class HttpSession:
         self._pause_until = 0.0
         self.requests = 0  # attempts sent, retries included
         self.retries = 0
+        import httpx
+
+        from digest_tui.net.deadline import enforce_budgets
+
         self._client = httpx.Client(
             transport=transport,
             auth=auth,
@@ -113,6 +122,11 @@ class HttpSession:
         cancel: threading.Event | None = None,
     ) -> Reply:
         """Send with retries; `label` names the request in every message."""
+        import httpx
+
+        from digest_tui.net.body import ERROR_BODY_BYTES, read_capped
+        from digest_tui.net.deadline import Budget, running
+
         budget = Budget.start(self.limits.deadline, cancel or self.cancel, label)
         cap = self.limits.max_body if max_body is None else max_body
         policy = self.retry

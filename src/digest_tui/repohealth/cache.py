@@ -291,21 +291,11 @@ class HealthCache:
     def readiness_scores(self) -> dict[str, tuple[int, bool]]:
         """key -> (score, runnable) of every repository with labels: what the `has:runnable`
         filter and the readiness sort read (one query, a few hundred rows)."""
-        from digest_tui.repohealth.readiness_signals import runnable, score
+        from digest_tui.repohealth.readiness_signals import READINESS_ROWS, scores_of
 
         with self._lock:
-            rows = self._db.execute(
-                "SELECT key, labels FROM repo_readiness WHERE state = 'ok' AND labels IS NOT NULL"
-            ).fetchall()
-        out: dict[str, tuple[int, bool]] = {}
-        for key, labels_json in rows:
-            try:
-                labels = json.loads(labels_json)
-                found = [*labels.get("files", []), *labels.get("sections", [])]
-                out[key] = (score(found, labels.get("badges", [])), runnable(found))
-            except (ValueError, AttributeError, TypeError):
-                continue
-        return out
+            rows = self._db.execute(READINESS_ROWS).fetchall()
+        return scores_of(rows)
 
     # --- rate-limit back-off --------------------------------------------------------------
 

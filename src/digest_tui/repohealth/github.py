@@ -23,10 +23,9 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-import httpx
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
 from digest_tui import jsonsafe
@@ -36,6 +35,9 @@ from digest_tui.net.session import HttpSession, Limits, Reply
 from digest_tui.net.urls import http_url_problem, is_private_channel
 from digest_tui.repohealth.cache import CacheEntry, HealthCache, ProblemStatus
 from digest_tui.repohealth.model import RepoHealth, repo_key
+
+if TYPE_CHECKING:  # a transport for tests only; httpx loads with the first session (net/)
+    import httpx
 
 log = logging.getLogger(__name__)
 

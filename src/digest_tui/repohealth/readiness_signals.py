@@ -195,3 +195,24 @@ def runnable(labels: Iterable[str]) -> bool:
     """An environment to rebuild and instructions to run: what `has:runnable` asks for."""
     found = set(labels)
     return bool(found & ENVIRONMENT_LABELS) and bool(found & INSTRUCTION_LABELS)
+
+
+# The cached labels that score: repos fetched ("ok") with labels.
+READINESS_ROWS = "SELECT key, labels FROM repo_readiness WHERE state = 'ok' AND labels IS NOT NULL"
+
+
+def scores_of(rows: Iterable[tuple[str, str]]) -> dict[str, tuple[int, bool]]:
+    """key -> (score, runnable) from `repo_readiness` rows of (key, labels JSON); rows whose
+    labels do not parse are left out. Shared by the health cache and the SQL functions of
+    store/repro_sql.py, which read the cache file without loading the health models."""
+    import json
+
+    out: dict[str, tuple[int, bool]] = {}
+    for key, labels_json in rows:
+        try:
+            labels = json.loads(labels_json)
+            found = [*labels.get("files", []), *labels.get("sections", [])]
+            out[key] = (score(found, labels.get("badges", [])), runnable(found))
+        except (ValueError, AttributeError, TypeError):
+            continue
+    return out

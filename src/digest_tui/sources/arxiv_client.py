@@ -22,9 +22,8 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
-
-import httpx
 
 from digest_tui.errors import (
     ArxivApiError,
@@ -44,6 +43,9 @@ from digest_tui.sources.arxiv_atom import MAX_FEED_BYTES, FeedPage, parse_feed
 from digest_tui.sources.cached_get import CachePolicy, Counter, PageOrigin
 from digest_tui.sources.hf_cache import ResponseCache
 from digest_tui.textsafe import one_line
+
+if TYPE_CHECKING:  # annotations only: httpx loads with the first session (net/session.py)
+    import httpx
 
 DEFAULT_ENDPOINT = "https://export.arxiv.org"
 ENDPOINT_ENV = "ARXIV_API_ENDPOINT"

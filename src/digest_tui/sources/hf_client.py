@@ -24,10 +24,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
-
-import httpx
 
 from digest_tui import jsonsafe
 from digest_tui.errors import (
@@ -46,6 +44,9 @@ from digest_tui.net.urls import http_url_problem
 from digest_tui.sources.cached_get import CachePolicy, PageOrigin
 from digest_tui.sources.hf_cache import ResponseCache
 from digest_tui.textsafe import one_line
+
+if TYPE_CHECKING:  # annotations only: httpx loads with the first session (net/session.py)
+    import httpx
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 ENDPOINT_ENV = "HF_ENDPOINT"

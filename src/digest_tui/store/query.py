@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from digest_tui.search_syntax import ParsedSearch, fts_query, parse_search
+from digest_tui.store.repro_sql import READINESS_SQL, REPRODUCIBLE_SQL, runnable_where
 
 # bm25 weights for (title, abstract, search_extra = tags and notes).
 _BM25 = "bm25(papers_fts, 10.0, 1.0, 4.0)"
@@ -25,14 +26,13 @@ _SORTS = {
     "title": "p.title COLLATE NOCASE, p.rowid",
     # Reproducible on my machines: code + Hub weights + a machine that fits first, then the
     # readiness of the code; readiness: the best-prepared repo first (store/repro_sql.py).
-    "reproducible": "p.has_code + paper_has_weights(p.arxiv_id) + paper_fits_mine(p.hardware) "
-    f"DESC, paper_readiness(p.repos) DESC, {_DATE} DESC, p.rowid DESC",
-    "readiness": f"paper_readiness(p.repos) DESC, p.has_code DESC, {_DATE} DESC, p.rowid DESC",
+    "reproducible": f"{REPRODUCIBLE_SQL} DESC, {READINESS_SQL} DESC, {_DATE} DESC, p.rowid DESC",
+    "readiness": f"{READINESS_SQL} DESC, p.has_code DESC, {_DATE} DESC, p.rowid DESC",
 }
 _WITH_HARDWARE = "SELECT paper_rowid FROM papers_with_hardware"
 # has:weights and has:runnable read caches through SQL functions (store/repro_sql.py).
 _HAS_FUNCTIONS = {
-    "runnable": "paper_runnable(p.repos)",
+    "runnable": runnable_where,
 }
 # has:weights: the papers whose arXiv id the cached Hub index cites, found through the arXiv id
 # index (`paper_weight_ids()` is that set as a JSON array), not by reading every paper's id off
@@ -133,7 +133,7 @@ def _plan(query: PaperQuery) -> _Plan:
     for values, wanted in ((has_values, 1), (parsed.values("-has"), 0)):
         for value in values:
             if value in _HAS_FUNCTIONS:
-                where.append(f"{_HAS_FUNCTIONS[value]} = {wanted}")
+                where.append(_HAS_FUNCTIONS[value](wanted))
             elif value == "weights":
                 where.append(f"+p.rowid {'' if wanted else 'NOT '}IN ({_WITH_WEIGHTS})")
     if "withdrawn" in parsed.values("is"):

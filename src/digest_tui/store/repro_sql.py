@@ -15,6 +15,15 @@ connection:
 Each reads a snapshot of its cache taken at most SNAPSHOT_SECONDS ago, so a query over
 100,000 papers costs set lookups, and what a background fetch adds shows on the next query.
 Nothing is fetched here: these read caches only.
+
+store/query.py writes the filter and sorts with the SQL below (`runnable_where`,
+`READINESS_SQL`, `REPRODUCIBLE_SQL`), not with the per-paper functions directly: each is
+guarded by a function of no argument (`paper_runnable_known()`, …) that says whether any
+paper can answer other than 0 (no repo checked, no Hub index, no machine: the usual state).
+SQLite evaluates such a guard once per statement, so then `has:runnable` ends before reading
+a row and the sorts read the list-order index instead of every paper's wide row (0.7-1 s of
+CPU at 100,000 papers before). The per-paper columns are read through `_OWN_ROW` (a rowid
+lookup) so that the guarded-off case needs no column outside that index.
 """
 
 from __future__ import annotations
@@ -32,6 +41,34 @@ from digest_tui.store.fits import MachinesSource, machine_fits
 
 SNAPSHOT_SECONDS = 2.0
 T = TypeVar("T")
+
+# The paper's own wide row, read by rowid only when a guard lets the expression run.
+_OWN_ROW = "FROM papers AS own WHERE own.rowid = p.rowid"
+
+
+def runnable_where(wanted: int) -> str:
+    """The WHERE term of `has:runnable` (wanted 1) or `-has:runnable` (0). A term of its own:
+    SQLite short-circuits AND/OR there (not inside a comparison), so while no checked repo is
+    runnable the positive filter ends before the first row and the negative one reads no
+    paper's repos."""
+    if wanted:
+        return "paper_runnable_known() AND paper_runnable(p.repos) = 1"
+    return "(NOT paper_runnable_known() OR paper_runnable(p.repos) = 0)"
+
+
+# The readiness score of the paper's best repo; 0 for every paper while none was checked.
+READINESS_SQL = (
+    "(CASE WHEN paper_readiness_known() "
+    f"THEN (SELECT paper_readiness(own.repos) {_OWN_ROW}) ELSE 0 END)"
+)
+# Code + Hub weights + a machine that fits: the first key of the "reproducible" sort.
+REPRODUCIBLE_SQL = (
+    "(p.has_code"
+    " + CASE WHEN paper_weights_known() "
+    f"THEN (SELECT paper_has_weights(own.arxiv_id) {_OWN_ROW}) ELSE 0 END"
+    " + CASE WHEN paper_machines_known() "
+    f"THEN (SELECT paper_fits_mine(own.hardware) {_OWN_ROW}) ELSE 0 END)"
+)
 
 
 class _Snapshot(Generic[T]):
@@ -68,11 +105,17 @@ def install_repro_functions(
         path = cache_dir / "repo_health.sqlite3" if cache_dir is not None else None
         if path is None or not path.exists():
             return {}
-        from digest_tui.repohealth.cache import HealthCache
+        # Without the health cache's models (pydantic): a filter or a sort needs two columns
+        # of one table. A file the app has not made yet answers nothing.
+        from digest_tui.repohealth.readiness_signals import READINESS_ROWS, scores_of
 
         try:
-            with HealthCache(path) as cache:
-                return cache.readiness_scores()
+            # mode=rw: never creates the file; not ro, which cannot always read a WAL file.
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=5.0)
+            try:
+                return scores_of(db.execute(READINESS_ROWS).fetchall())
+            finally:
+                db.close()
         except sqlite3.Error:
             return {}
 
@@ -131,6 +174,22 @@ def install_repro_functions(
         data = catalog() if callable(catalog) else catalog
         return int(any(machine_fits(suggestion, m, data) for m in machine_list))
 
+    def machines_known() -> int:
+        nonlocal machine_list
+        if machine_list is None:
+            machine_list = list(machines() if callable(machines) else machines)
+        return int(bool(machine_list))
+
+    # The guards: constant within a statement (deterministic, no argument: SQLite evaluates
+    # them once), each true exactly when its per-paper function can answer other than 0.
+    guards: dict[str, Callable[[], int]] = {
+        "paper_weights_known": lambda: int(bool(weights.get())),
+        "paper_readiness_known": lambda: int(any(s for s, _ in readiness.get().values())),
+        "paper_runnable_known": lambda: int(any(ok for _, ok in readiness.get().values())),
+        "paper_machines_known": machines_known,
+    }
+    for name, guard in guards.items():
+        conn.create_function(name, 0, guard, deterministic=True)
     conn.create_function("paper_has_weights", 1, has_weights)
     conn.create_function("paper_weight_ids", 0, weight_ids_json)
     conn.create_function("paper_readiness", 1, lambda repos: best(repos)[0])
