@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate, compress
 from operator import attrgetter
 from typing import Any
@@ -48,6 +48,9 @@ _MAX_TEXTS = 8
 class ScannedText:
     present: frozenset[str]
     starts: list[tuple[int, tuple[str, ...]]]
+    # The word (run of letters and digits) at each of `starts`, in the same order: the topic
+    # classifier tries a pattern only where the word is one its matches can begin with.
+    words: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,8 +59,9 @@ class _TokenEntry:
 
     contained: frozenset[str]  # substring literals inside the token
     # Per word of the token that begins a word-start literal: (offset in the token, the
-    # literals it begins with, the longer literals to check in place: "c++" for the word "c").
-    starts: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
+    # literals it begins with, the longer literals to check in place: "c++" for the word "c",
+    # the word).
+    starts: tuple[tuple[int, tuple[str, ...], tuple[str, ...], str], ...]
 
 
 def trie_regex(words: Iterable[str]) -> str:
@@ -151,7 +155,7 @@ class LiteralScanner:
             # occurrences are all of them.
             for found in set(self._inner_regex.findall(token)):
                 contained.update(self._inner_closure[found])
-        starts: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
+        starts: list[tuple[int, tuple[str, ...], tuple[str, ...], str]] = []
         # A token is one word but for non-ASCII punctuation ("«kernel»"): each word of it.
         for word in _WORDS.finditer(token):
             begins: tuple[str, ...] = ()
@@ -161,7 +165,7 @@ class LiteralScanner:
                     begins = self._start_closure[head.group()]
             longer = self._longer.get(word.group(), ())
             if begins or longer:
-                starts.append((word.start(), begins, longer))
+                starts.append((word.start(), begins, longer, word.group()))
         entry = _TokenEntry(frozenset(contained), tuple(starts))
         if len(self._words) >= _MAX_WORDS:
             self._words.clear()
@@ -189,12 +193,13 @@ class LiteralScanner:
         present: set[str] = set()
         present.update(*[e.contained for e in set(entries)])  # type: ignore[union-attr]
         starts: list[tuple[int, tuple[str, ...]]] = []
+        words: list[str] = []
         relevant = list(compress(range(len(entries)), map(_starts_of, entries)))
         if relevant:
             ends = list(accumulate(map(len, tokens)))
             for i in relevant:
                 token_start = ends[i] - len(tokens[i]) + i  # i separators before token i
-                for offset, begins, longer in entries[i].starts:  # type: ignore[union-attr]
+                for offset, begins, longer, word in entries[i].starts:  # type: ignore[union-attr]
                     at = token_start + offset
                     if at and text[at - 1] == "_":
                         continue  # "_kernel": no word boundary before it
@@ -203,8 +208,9 @@ class LiteralScanner:
                         found += tuple(s for s in longer if text.startswith(s, at))
                     if found:
                         starts.append((at, found))
+                        words.append(word)
         present.update(s for s in self._odd if s in text)
-        scanned = ScannedText(frozenset(present), starts)
+        scanned = ScannedText(frozenset(present), starts, words)
         if len(self._texts) >= _MAX_TEXTS:
             self._texts.clear()
         self._texts[text] = scanned
