@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import attrgetter
 from typing import Any
 
 _WORDS = re.compile(r"[^\W_]+")
 # Every ASCII character that is neither a letter nor a digit separates tokens.
-_SEPARATORS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
+SEPARATORS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
 _starts_of = attrgetter("starts")
 _LEADING_WORD = re.compile(r"[^\W_]*")
 # Distinct words remembered; past this the table starts again (memory stays bounded on a text
@@ -48,9 +48,6 @@ _MAX_TEXTS = 8
 class ScannedText:
     present: frozenset[str]
     starts: list[tuple[int, tuple[str, ...]]]
-    # The word (run of letters and digits) at each of `starts`, in the same order: the topic
-    # classifier tries a pattern only where the word is one its matches can begin with.
-    words: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,9 +56,8 @@ class _TokenEntry:
 
     contained: frozenset[str]  # substring literals inside the token
     # Per word of the token that begins a word-start literal: (offset in the token, the
-    # literals it begins with, the longer literals to check in place: "c++" for the word "c",
-    # the word).
-    starts: tuple[tuple[int, tuple[str, ...], tuple[str, ...], str], ...]
+    # literals it begins with, the longer literals to check in place: "c++" for the word "c").
+    starts: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
 
 
 def trie_regex(words: Iterable[str]) -> str:
@@ -155,7 +151,18 @@ class LiteralScanner:
             # occurrences are all of them.
             for found in set(self._inner_regex.findall(token)):
                 contained.update(self._inner_closure[found])
-        starts: list[tuple[int, tuple[str, ...], tuple[str, ...], str]] = []
+        starts = tuple((at, begins, longer) for at, _, begins, longer in self.token_starts(token))
+        entry = _TokenEntry(frozenset(contained), starts)
+        if len(self._words) >= _MAX_WORDS:
+            self._words.clear()
+        self._words[token] = entry
+        return entry
+
+    def token_starts(self, token: str) -> list[tuple[int, str, tuple[str, ...], tuple[str, ...]]]:
+        """The words of a token (a run of text between ASCII separators, see `scan`) that begin
+        a word-start literal: (offset in the token, the word, the literals of letters and digits
+        it begins with, the longer literals to check in place: "c++" for the word "c")."""
+        starts = []
         # A token is one word but for non-ASCII punctuation ("«kernel»"): each word of it.
         for word in _WORDS.finditer(token):
             begins: tuple[str, ...] = ()
@@ -165,12 +172,8 @@ class LiteralScanner:
                     begins = self._start_closure[head.group()]
             longer = self._longer.get(word.group(), ())
             if begins or longer:
-                starts.append((word.start(), begins, longer, word.group()))
-        entry = _TokenEntry(frozenset(contained), tuple(starts))
-        if len(self._words) >= _MAX_WORDS:
-            self._words.clear()
-        self._words[token] = entry
-        return entry
+                starts.append((word.start(), word.group(), begins, longer))
+        return starts
 
     def remembers(self, text: str) -> bool:
         """Whether `scan(text)` would answer from memory, without a pass over the text (the
@@ -184,7 +187,7 @@ class LiteralScanner:
         # The pass: ASCII punctuation and spaces turned into spaces and the text split there
         # (both in C, several times faster than a regex over words); each token is looked up
         # in the table, and Python only visits tokens where a word-start literal begins.
-        tokens = text.translate(_SEPARATORS).split(" ")
+        tokens = text.translate(SEPARATORS).split(" ")
         table = self._words
         entries = list(map(table.get, tokens))
         if None in entries:
@@ -193,13 +196,12 @@ class LiteralScanner:
         present: set[str] = set()
         present.update(*[e.contained for e in set(entries)])  # type: ignore[union-attr]
         starts: list[tuple[int, tuple[str, ...]]] = []
-        words: list[str] = []
         relevant = list(compress(range(len(entries)), map(_starts_of, entries)))
         if relevant:
             ends = list(accumulate(map(len, tokens)))
             for i in relevant:
                 token_start = ends[i] - len(tokens[i]) + i  # i separators before token i
-                for offset, begins, longer, word in entries[i].starts:  # type: ignore[union-attr]
+                for offset, begins, longer in entries[i].starts:  # type: ignore[union-attr]
                     at = token_start + offset
                     if at and text[at - 1] == "_":
                         continue  # "_kernel": no word boundary before it
@@ -208,9 +210,8 @@ class LiteralScanner:
                         found += tuple(s for s in longer if text.startswith(s, at))
                     if found:
                         starts.append((at, found))
-                        words.append(word)
         present.update(s for s in self._odd if s in text)
-        scanned = ScannedText(frozenset(present), starts, words)
+        scanned = ScannedText(frozenset(present), starts)
         if len(self._texts) >= _MAX_TEXTS:
             self._texts.clear()
         self._texts[text] = scanned

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from itertools import accumulate, compress
+from typing import Any, Literal, NamedTuple
 
 from digest_tui.enrich.coverage import Coverage
-from digest_tui.enrich.literal_scan import LiteralScanner, ScannedText
+from digest_tui.enrich.literal_scan import SEPARATORS, LiteralScanner
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 
 FieldName = Literal["title", "abstract", "keywords"]
@@ -283,9 +284,9 @@ def _class_chars(items: list[Any], c: Any) -> list[str] | None:
 # --- matching ------------------------------------------------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+")
-# Distinct (word, literals) pairs remembered by `PatternIndex`: memory stays bounded on a text
-# of millions of distinct words.
-_MAX_CANDIDATE_KEYS = 200_000
+# Distinct tokens and (word, literals) pairs remembered by `PatternIndex`: memory stays bounded
+# on a text of millions of distinct words.
+_MAX_TOKENS = 200_000
 
 
 @dataclass(frozen=True)
@@ -296,8 +297,10 @@ class MatchField:
     weight: float
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
+    """One match taken as evidence (a tuple: ~15 are made per paper, a frozen dataclass costs
+    several times more to build)."""
+
     pattern: _Compiled
     field: MatchField
     start: int
@@ -312,16 +315,48 @@ def _at_word_edges(text: str, start: int, end: int) -> bool:
     return before and after
 
 
+# A pattern to try at a word start, with what the loop over them reads (looked up once here
+# instead of per attempt): (pattern, whether it matches the original text, its regex's match).
+_Candidate = tuple["_Compiled", bool, Any]
+# One word start of a token: (offset in the token, the word, the literals it begins with, the
+# longer literals to check in place, the patterns to try there).
+_Start = tuple[int, str, tuple[str, ...], tuple[str, ...], tuple[_Candidate, ...]]
+
+
+class _TokenTable(dict[str, tuple[_Start, ...]]):
+    """token -> its word starts where some pattern is to be tried, worked out the first time
+    the token is seen (a vocabulary repeats) and bounded in size."""
+
+    def __init__(self, index: PatternIndex) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, token: str) -> tuple[_Start, ...]:
+        entry = self.index._token_entry(token)
+        if len(self) >= _MAX_TOKENS:
+            self.clear()
+        self[token] = entry
+        return entry
+
+
 class PatternIndex:
-    """Finds the matches of every pattern of a taxonomy in a text, from one literal scan.
+    """Finds the matches of every pattern of a taxonomy in a text.
 
     A pattern whose matches all begin with known literal prefixes is tried (with `match`) only
-    at the word starts where the scan (`enrich/literal_scan.py`, shared with the hardware
-    extractor) found one of them, instead of being run over the whole text; patterns without
-    known prefixes are scanned whole, and only when a literal they need is in the text.
+    at word starts that begin with one of them and whose word is one its matches can begin
+    with (`_first_words`), instead of being run over the whole text; patterns without known
+    prefixes are scanned whole, and only when a literal they need is in the text.
+
+    The text is split into tokens at ASCII punctuation and spaces (in C, as the literal scanner
+    of `enrich/literal_scan.py` does), and each distinct token is worked out once: which of its
+    words begin literals and which patterns those words allow. A text then costs a dictionary
+    look-up per token and Python work only at the word starts where some pattern is tried.
     """
 
-    def __init__(self, patterns: Sequence[_Compiled]) -> None:
+    def __init__(self, owners: dict[_Compiled, str]) -> None:
+        """`owners`: every pattern (positive or negative) and the id of its topic."""
+        self.owners = owners
+        patterns = list(owners)
         self.scan = [p for p in patterns if p.prefixes is None]
         self.by_literal: dict[str, list[_Compiled]] = {}
         for pattern in patterns:
@@ -331,62 +366,72 @@ class PatternIndex:
             for literal in sorted(literals):
                 self.by_literal.setdefault(literal, []).append(pattern)
         self.word_starts = frozenset(self.by_literal)
-        # Case-sensitive patterns test their needles on the original text themselves.
-        self.substrings = frozenset(
-            n for p in self.scan if not p.on_original for n in p.needles or ()
-        )
-        self._scanner: LiteralScanner | None = None
+        # Knows which literals each word begins with (its table of texts stays unused).
+        self._literals = LiteralScanner(word_starts=self.word_starts)
+        self._tokens = _TokenTable(self)
         # (word, literals beginning there) -> the patterns to try at such a word start.
-        self._candidates: dict[tuple[str, tuple[str, ...]], tuple[_Compiled, ...]] = {}
+        self._candidates: dict[tuple[str, tuple[str, ...]], tuple[_Candidate, ...]] = {}
 
-    def _candidates_for(self, word: str, literals: tuple[str, ...]) -> tuple[_Compiled, ...]:
+    def _token_entry(self, token: str) -> tuple[_Start, ...]:
+        entry = []
+        for offset, word, begins, longer in self._literals.token_starts(token):
+            candidates = self._candidates_for(word, begins) if begins else ()
+            if candidates or longer:
+                entry.append((offset, word, begins, longer, candidates))
+        return tuple(entry)
+
+    def _candidates_for(self, word: str, literals: tuple[str, ...]) -> tuple[_Candidate, ...]:
         """The patterns of these literals (each once) whose first words allow `word`. The
         answer depends on the word and its literals only, so it is kept: a vocabulary repeats."""
+        known = self._candidates.get((word, literals))
+        if known is not None:
+            return known
         unique: dict[int, _Compiled] = {}
         for literal in literals:  # "gpu" and "gpus" both begin here: each pattern is tried once
             unique.update((id(p), p) for p in self.by_literal.get(literal, ()))
         candidates = tuple(
-            p for p in unique.values() if p.first_words is None or p.first_words.allow(word)
+            (p, p.on_original, p.regex.match)
+            for p in unique.values()
+            if p.first_words is None or p.first_words.allow(word)
         )
-        if len(self._candidates) >= _MAX_CANDIDATE_KEYS:
+        if len(self._candidates) >= _MAX_TOKENS:
             self._candidates.clear()
         self._candidates[(word, literals)] = candidates
         return candidates
 
-    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
-        """`shared` when it knows every literal of this taxonomy, else a scanner of its own."""
-        if shared is not None and shared.serves(self.substrings, self.word_starts):
-            return shared
-        if self._scanner is None:
-            self._scanner = LiteralScanner(self.substrings, self.word_starts)
-        return self._scanner
-
-    def find(self, fld: MatchField, scanned: ScannedText) -> dict[_Compiled, list[tuple[int, int]]]:
+    def find(self, fld: MatchField) -> dict[_Compiled, list[tuple[int, int]]]:
         found: dict[_Compiled, list[tuple[int, int]]] = {}
         lower, original = fld.lower, fld.original
-        known = self._candidates
-        for (start, literals), word in zip(scanned.starts, scanned.words, strict=True):
-            candidates = known.get((word, literals))
-            if candidates is None:
-                candidates = self._candidates_for(word, literals)
-            for pattern in candidates:
-                text = original if pattern.on_original else lower
-                if start and text[start - 1].isalnum():
-                    continue
-                match = pattern.regex.match(text, start)
-                if match and _at_word_edges(text, start, match.end()):
-                    found.setdefault(pattern, []).append((start, match.end()))
+        tokens = lower.translate(SEPARATORS).split(" ")
+        entries = list(map(self._tokens.__getitem__, tokens))
+        relevant = list(compress(range(len(entries)), entries))
+        if relevant:
+            ends = list(accumulate(map(len, tokens)))
+            for i in relevant:
+                token_start = ends[i] - len(tokens[i]) + i  # i separators before token i
+                for offset, word, begins, longer, candidates in entries[i]:
+                    start = token_start + offset
+                    if start and lower[start - 1] == "_":
+                        continue  # "_kernel": no word boundary before it
+                    if longer:  # "c++" where the word is "c": checked in place
+                        extra = tuple(s for s in longer if lower.startswith(s, start))
+                        if extra:
+                            candidates = self._candidates_for(word, begins + extra)
+                    for pattern, on_original, match_at in candidates:
+                        # In the lower-cased text a word start follows no letter or digit (a
+                        # separator or other punctuation); the original may differ there.
+                        text = original if on_original else lower
+                        if on_original and start and text[start - 1].isalnum():
+                            continue
+                        match = match_at(text, start)
+                        if match is not None:
+                            end = match.end()
+                            if _at_word_edges(text, start, end):
+                                found.setdefault(pattern, []).append((start, end))
         for pattern in self.scan:
-            if pattern.on_original:
-                text = fld.original
-                if pattern.needles is not None and not any(n in text for n in pattern.needles):
-                    continue
-            else:
-                text = fld.lower
-                if pattern.needles is not None and not any(
-                    n in scanned.present for n in pattern.needles
-                ):
-                    continue
+            text = original if pattern.on_original else lower
+            if pattern.needles is not None and not any(n in text for n in pattern.needles):
+                continue
             spans = [
                 m.span()
                 for m in pattern.regex.finditer(text)
