@@ -15,10 +15,12 @@ phrase patterns and negative patterns:
 
 `classify` is pure and fast (see docs/topics.md for the figures): patterns are compiled once
 per `Taxonomy` and matched on a lower-cased copy of the text (same length, so offsets stay
-valid). One pass over the text's words (`enrich/literal_scan.py`, shared with the hardware
-extractor) finds the word starts where some pattern's literal prefix begins, and only those
-patterns are tried there, instead of scanning the text once per pattern. Overlap tests mark
-covered characters (`enrich/coverage.py`), so the whole is linear in the text's length.
+valid). One pass over the text's tokens (`PatternIndex.find`) finds the word starts where some
+pattern's literal prefix begins and whose word the pattern's matches can begin with, and only
+those patterns are tried there, instead of scanning the text once per pattern. Overlap tests
+mark covered characters (`enrich/coverage.py`), so the whole is linear in the text's length.
+Only topics with a pattern found are judged, and evidence records are built only for the
+topics a paper is in (`explain` builds them for all).
 """
 
 from __future__ import annotations
