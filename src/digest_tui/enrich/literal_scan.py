@@ -33,7 +33,7 @@ from typing import Any
 
 _WORDS = re.compile(r"[^\W_]+")
 # Every ASCII character that is neither a letter nor a digit separates tokens.
-_SEPARATORS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
+SEPARATORS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
 _starts_of = attrgetter("starts")
 _LEADING_WORD = re.compile(r"[^\W_]*")
 # Distinct words remembered; past this the table starts again (memory stays bounded on a text
@@ -151,7 +151,18 @@ class LiteralScanner:
             # occurrences are all of them.
             for found in set(self._inner_regex.findall(token)):
                 contained.update(self._inner_closure[found])
-        starts: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
+        starts = tuple((at, begins, longer) for at, _, begins, longer in self.token_starts(token))
+        entry = _TokenEntry(frozenset(contained), starts)
+        if len(self._words) >= _MAX_WORDS:
+            self._words.clear()
+        self._words[token] = entry
+        return entry
+
+    def token_starts(self, token: str) -> list[tuple[int, str, tuple[str, ...], tuple[str, ...]]]:
+        """The words of a token (a run of text between ASCII separators, see `scan`) that begin
+        a word-start literal: (offset in the token, the word, the literals of letters and digits
+        it begins with, the longer literals to check in place: "c++" for the word "c")."""
+        starts = []
         # A token is one word but for non-ASCII punctuation ("«kernel»"): each word of it.
         for word in _WORDS.finditer(token):
             begins: tuple[str, ...] = ()
@@ -161,12 +172,8 @@ class LiteralScanner:
                     begins = self._start_closure[head.group()]
             longer = self._longer.get(word.group(), ())
             if begins or longer:
-                starts.append((word.start(), begins, longer))
-        entry = _TokenEntry(frozenset(contained), tuple(starts))
-        if len(self._words) >= _MAX_WORDS:
-            self._words.clear()
-        self._words[token] = entry
-        return entry
+                starts.append((word.start(), word.group(), begins, longer))
+        return starts
 
     def remembers(self, text: str) -> bool:
         """Whether `scan(text)` would answer from memory, without a pass over the text (the
@@ -180,7 +187,7 @@ class LiteralScanner:
         # The pass: ASCII punctuation and spaces turned into spaces and the text split there
         # (both in C, several times faster than a regex over words); each token is looked up
         # in the table, and Python only visits tokens where a word-start literal begins.
-        tokens = text.translate(_SEPARATORS).split(" ")
+        tokens = text.translate(SEPARATORS).split(" ")
         table = self._words
         entries = list(map(table.get, tokens))
         if None in entries:

@@ -356,6 +356,10 @@ class DigestApp(App[int]):
             view = latest_digest_view(tree.today.date, today)
             self._send(msg.ViewRestored(replace(prefs, selection=view)))
         self._send(msg.LibraryReady(tree, self.service.theme()))
+        # Last, on a connection of its own and holding no lock: the list, search and marks
+        # stay usable while papers are re-enriched after a taxonomy or catalog change.
+        if self.service.reenrich(progress):
+            self._send(msg.TreeLoaded(self.service.tree_data()))
 
     def _first_view(self) -> tuple[ViewPrefs, ListWindow]:
         """(In a thread.) The view left last time (node, sort, panel) with its first window of

@@ -1,10 +1,11 @@
 """The TUI's access to the library: named calls with typed results, made from worker threads.
 
-Workers run in threads so the UI never waits on SQLite (a re-enrichment can hold the library for
-minutes); the lock keeps two workers from interleaving statements on the shared connection (a
-write transaction and a read, say). Every method here is a blocking library call: the app calls
-them only from workers, and once it names its UI thread (`ui_thread`) a call made on that
-thread is refused, so a slip shows up in the first Pilot test instead of as a frozen screen.
+Workers run in threads so the UI never waits on SQLite; the lock keeps two workers from
+interleaving statements on the shared connection (a write transaction and a read, say). A
+re-enrichment (minutes at 100k papers) runs on a connection of its own without the lock. Every
+method here is a blocking library call: the app calls them only from workers, and once it names
+its UI thread (`ui_thread`) a call made on that thread is refused, so a slip shows up in the
+first Pilot test instead of as a frozen screen.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ class LibraryService:
         return self._library
 
     def startup(self, progress: Callable[[str], None] | None = None) -> None:
-        """First-run sample load and re-enrichment after a data change."""
+        """First-run sample load and the start of a visit. The re-enrichment after a data
+        change is `reenrich`, called after it (it holds no lock)."""
         from digest_tui.service import load_sample_if_empty
 
         with self._locked() as library:
@@ -127,11 +129,25 @@ class LibraryService:
                 progress(f"Loaded the sample library: {report.new} papers")
             # "New since last visit" means since the visit before this one, all session long.
             self.new_since = library.state.begin_visit() or ""
+
+    def reenrich(self, progress: Callable[[str], None] | None = None) -> int:
+        """Re-enrich the papers enriched with older data (a changed taxonomy or catalog);
+        return how many.
+
+        On a connection of its own and outside the service's lock: re-enriching 100,000
+        papers takes a while, and meanwhile the list, search, marks and every other call go
+        on through the shared connection. `Library.reenrich` writes each batch in a short
+        transaction of its own (WAL: readers never wait; another write waits for one batch's
+        write at most), and a paper changed in between is enriched again inside its write."""
+        if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
+            raise UIThreadCall("a library call was made on the UI thread; use a worker")
+        with self.own_library() as library:
             stale = library.stale_count()
-            if stale:
-                if progress is not None:
-                    progress(f"Updating topics and code links for {stale} papers…")
-                library.reenrich()
+            if not stale:
+                return 0
+            if progress is not None:
+                progress(f"Updating topics and code links for {stale} papers…")
+            return library.reenrich()
 
     # ---- reading ------------------------------------------------------------------------
 

@@ -15,10 +15,12 @@ phrase patterns and negative patterns:
 
 `classify` is pure and fast (see docs/topics.md for the figures): patterns are compiled once
 per `Taxonomy` and matched on a lower-cased copy of the text (same length, so offsets stay
-valid). One pass over the text's words (`enrich/literal_scan.py`, shared with the hardware
-extractor) finds the word starts where some pattern's literal prefix begins, and only those
-patterns are tried there, instead of scanning the text once per pattern. Overlap tests mark
-covered characters (`enrich/coverage.py`), so the whole is linear in the text's length.
+valid). One pass over the text's tokens (`PatternIndex.find`) finds the word starts where some
+pattern's literal prefix begins and whose word the pattern's matches can begin with, and only
+those patterns are tried there, instead of scanning the text once per pattern. Overlap tests
+mark covered characters (`enrich/coverage.py`), so the whole is linear in the text's length.
+Only topics with a pattern found are judged, and evidence records are built only for the
+topics a paper is in (`explain` builds them for all).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from digest_tui.enrich.literal_scan import LiteralScanner
-from digest_tui.enrich.topics.matching import FieldName, MatchField
+from digest_tui.enrich.topics.matching import FieldName, Hit, MatchField
 from digest_tui.enrich.topics.taxonomy import Taxonomy
 from digest_tui.models import TopicEvidence
 
@@ -63,15 +65,19 @@ def _fields(
     for name in _FIELD_ORDER:
         text, weight = texts[name]
         if text:
-            masked = _mask_urls(text)
-            fields.append(MatchField(name, masked, _lower_same_length(masked), weight))
+            lower = _lower_same_length(text)
+            masked = _mask_urls(text, lower)
+            if masked is not text:
+                lower = _lower_same_length(masked)
+            fields.append(MatchField(name, masked, lower, weight))
     return fields
 
 
-def _mask_urls(text: str) -> str:
-    """Blank out URLs (same length, so offsets hold). Most texts have none: a substring test
-    decides that before any regex runs."""
-    if "/" not in text and "www." not in text.lower():
+def _mask_urls(text: str, lower: str) -> str:
+    """Blank out URLs (same length, so offsets hold): `text` itself when it has none. Most
+    texts have none: a substring test (`lower`: the text lower-cased) decides that before any
+    regex runs."""
+    if "/" not in text and "www." not in lower:
         return text
     spans = [m.span() for m in _URL_SCHEME.finditer(text)]
     token_end = -1
@@ -111,38 +117,34 @@ def explain(
     scanner: LiteralScanner | None = None,
 ) -> dict[str, tuple[float, list[TopicEvidence]]]:
     """Every topic's score and evidence, including topics below their threshold (for the
-    evaluation report and for debugging a taxonomy). `scanner`: a literal scanner shared with
-    the hardware extractor (see `Taxonomy.literals`), so each text is scanned once."""
-    judged = _judge(taxonomy, title, abstract, keywords, scanner)
-    return {topic_id: (score, evidence) for topic_id, (score, evidence, _) in judged.items()}
+    evaluation report and for debugging a taxonomy). `scanner` is accepted for callers that
+    share one with the hardware extractor; the topic matcher reads the text itself."""
+    judged = _judge(taxonomy, title, abstract, keywords)
+    return {topic_id: (score, _evidence(hits)) for topic_id, (score, hits, _) in judged.items()}
 
 
 def _judge(
-    taxonomy: Taxonomy,
-    title: str,
-    abstract: str,
-    keywords: Sequence[str],
-    scanner: LiteralScanner | None,
-) -> dict[str, tuple[float, list[TopicEvidence], list[str]]]:
-    """Per topic: its score, its evidence and the required kinds of evidence it lacks."""
+    taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str]
+) -> dict[str, tuple[float, list[Hit], list[str]]]:
+    """Per topic: its score, its accepted matches and the required kinds of evidence it lacks."""
     fields = _fields(taxonomy, title or "", abstract or "", list(keywords or ()))
-    scan = taxonomy.index.scanner(scanner).scan
-    found = [(fld, taxonomy.index.find(fld, scan(fld.lower))) for fld in fields]
-    judged: dict[str, tuple[float, list[TopicEvidence], list[str]]] = {}
+    found = [(fld, spans) for fld in fields if (spans := taxonomy.index.find(fld))]
+    # Only topics with a pattern found can have evidence; the others score 0 without a look.
+    owners = taxonomy.index.owners
+    matched = {owners[pattern] for _, spans in found for pattern in spans}
+    judged: dict[str, tuple[float, list[Hit], list[str]]] = {}
     for topic in taxonomy.compiled:
-        hits = topic.hits(found)
-        evidence = [
-            TopicEvidence(
-                phrase=hit.field.original[hit.start : hit.end],
-                field=hit.field.name,
-                start=hit.start,
-                end=hit.end,
-            )
-            for hit in hits
-        ]
+        hits = topic.hits(found) if topic.id in matched else []
         score = round(topic.score(hits, taxonomy.scoring), 3)
-        judged[topic.id] = (score, evidence, topic.unmet(hits))
+        judged[topic.id] = (score, hits, topic.unmet(hits))
     return judged
+
+
+def _evidence(hits: Sequence[Hit]) -> list[TopicEvidence]:
+    return [
+        TopicEvidence(phrase=field.original[start:end], field=field.name, start=start, end=end)
+        for _, field, start, end in hits
+    ]
 
 
 def classify(
@@ -162,13 +164,14 @@ def classify(
     scores: dict[str, float] = {}
     unmet: dict[str, list[str]] = {}
     thresholds = {topic.id: topic.threshold for topic in taxonomy.compiled}
-    judged = _judge(taxonomy, title, abstract, keywords, scanner)
-    for topic_id, (score, found, missing) in judged.items():
+    judged = _judge(taxonomy, title, abstract, keywords)
+    for topic_id, (score, hits, missing) in judged.items():
         scores[topic_id] = score
-        if found and score >= thresholds[topic_id]:
+        if hits and score >= thresholds[topic_id]:
             if missing:
                 unmet[topic_id] = missing
                 continue
             topics.append(topic_id)
-            evidence[topic_id] = found
+            # Evidence objects only for the topics the paper is in: the others' are not kept.
+            evidence[topic_id] = _evidence(hits)
     return TopicResult(topics=topics, evidence=evidence, scores=scores, unmet=unmet)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from itertools import accumulate, compress
+from typing import Any, Literal, NamedTuple
 
 from digest_tui.enrich.coverage import Coverage
-from digest_tui.enrich.literal_scan import LiteralScanner, ScannedText
+from digest_tui.enrich.literal_scan import SEPARATORS, LiteralScanner
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 
 FieldName = Literal["title", "abstract", "keywords"]
@@ -28,6 +29,11 @@ class _Compiled:
     # Every match contains one of these (None: unknown): a cheap test before a full scan.
     needles: tuple[str, ...] | None
     kinds: frozenset[str] = frozenset()
+    # Every match's first word (its leading run of letters and digits, which is the whole word
+    # of the text it starts at) is one of these (None: unknown). A pattern is then only tried
+    # at a word start whose word is one of them: "pre" begins "present", but the pattern
+    # "pre[\s-]*training" can only match where the word is "pre" or "pretraining".
+    first_words: FirstWords | None = None
 
 
 def _compile(spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] = ()) -> _Compiled:
@@ -48,7 +54,12 @@ def _compile(spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] 
     # The match must end at a word edge *inside* the regex, so that in "deploy|deployment" the
     # engine backtracks to the alternative that ends there instead of stopping at "deploy".
     regex = re.compile(f"(?:{source})(?![^\\W_])", flags)
-    return _Compiled(regex, spec.case_sensitive, weight, index, prefixes, needles, frozenset(kinds))
+    # On the original text the word at a start is not the lower-cased one the scan reports, and
+    # IGNORECASE lets a literal stand for several characters: those keep the prefix test only.
+    words = None if spec.case_sensitive or flags & re.IGNORECASE else _first_words(source, flags)
+    return _Compiled(
+        regex, spec.case_sensitive, weight, index, prefixes, needles, frozenset(kinds), words
+    )
 
 
 # --- literal analysis of a regex (for speed only: a wrong guess here costs time, not results) ---
@@ -136,9 +147,146 @@ def _needles(items: list[Any], c: Any) -> set[str] | None:
     return max(options, key=lambda n: (min(len(x) for x in n), -len(n)))
 
 
+# Past this many possible first words a pattern is left ungated (a set that large gates little).
+_MAX_FIRST_WORDS = 256
+
+
+@dataclass(frozen=True)
+class FirstWords:
+    """The words a pattern's matches can begin with: one of `exact`, or any word starting
+    with one of `prefixes` (where the regex goes on with "\\w*", "." or a wide class)."""
+
+    exact: frozenset[str]
+    prefixes: tuple[str, ...]
+
+    def allow(self, word: str) -> bool:
+        return word in self.exact or word.startswith(self.prefixes)
+
+
+def _first_words(source: str, flags: int) -> FirstWords | None:
+    """Every string a match of the regex can begin with as its first word: the run of letters
+    and digits it starts with. None when that is unknown or too many.
+
+    A match of a pattern (which ends at a word edge, see `_compile`) that starts at a word
+    start begins with that whole word: its first run is the text's word. So the pattern cannot
+    match where the word is not allowed here. This may allow more words than the regex can
+    really begin with (lookarounds and anchors are ignored), never fewer."""
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        states = _runs(list(_parser.parse(source, flags).data), {("", _OPEN)}, c)
+    except Exception:  # pragma: no cover - depends on the stdlib's private parser
+        return None
+    if states is None:
+        return None
+    exact = frozenset(run for run, status in states if status != _WILD)
+    prefixes = tuple(sorted({run for run, status in states if status == _WILD}))
+    if "" in exact or "" in prefixes:
+        return None
+    return FirstWords(exact, prefixes)
+
+
+# A state of `_runs`: the first run so far and whether it is open (the next letter or digit
+# extends it), ended (by a non-word character), or wild (any letters or digits may follow).
+_OPEN, _ENDED, _WILD = 0, 1, 2
+_Runs = set[tuple[str, int]]
+_ANY_CHAR = None  # `_class_chars`: a class of too many letters or digits to list
+
+
+def _runs(items: list[Any], states: _Runs, c: Any) -> _Runs | None:
+    """`states` after the sequence `items` (None: unknown)."""
+    for op, arg in items:
+        if all(status != _OPEN for _, status in states):
+            return states  # every run is settled: what follows cannot change them
+        step = _run_step(op, arg, states, c)
+        if step is None or len(step) > _MAX_FIRST_WORDS:
+            return None
+        states = step
+    return states
+
+
+def _run_step(op: Any, arg: Any, states: _Runs, c: Any) -> _Runs | None:
+    if op is c.LITERAL:
+        return _extend(states, [chr(arg)])
+    if op is c.IN:
+        return _extend(states, _class_chars(arg, c))
+    if op in (c.ANY, c.NOT_LITERAL):
+        return _extend(states, _ANY_CHAR)
+    if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        return states  # zero-width: ignoring the test only lets more through
+    if op is c.SUBPATTERN:
+        return _runs(list(arg[-1].data), states, c)
+    if op is c.ATOMIC_GROUP:
+        return _runs(list(arg.data), states, c)
+    if op is c.BRANCH:
+        out: _Runs = set()
+        for branch in arg[1]:
+            found = _runs(list(branch.data), states, c)
+            if found is None:
+                return None
+            out |= found
+        return out
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        low, high, body = arg[0], arg[1], list(arg[2].data)
+        result: _Runs = set()
+        current = states
+        count = 0
+        while True:
+            if count >= low:
+                if current <= result:
+                    return result  # a fixed point: more repeats add nothing
+                result |= current
+            if count == high:
+                return result
+            step = _runs(body, current, c)
+            if step is None or len(step) > _MAX_FIRST_WORDS:
+                return None
+            current = step
+            count += 1
+    return None  # group references, conditionals, ...: unknown
+
+
+def _extend(states: _Runs, chars: Sequence[str] | None) -> _Runs:
+    """After one character, one of `chars` (`_ANY_CHAR`: unknown): a letter or digit extends
+    an open run, any other character ends it."""
+    out: _Runs = set()
+    for run, status in states:
+        if status != _OPEN:
+            out.add((run, status))
+        elif chars is _ANY_CHAR:
+            out.add((run, _WILD))
+        else:
+            for char in chars:
+                out.add((run + char, _OPEN) if char.isalnum() else (run, _ENDED))
+    return out
+
+
+def _class_chars(items: list[Any], c: Any) -> list[str] | None:
+    """The characters of a class "[...]", with every non-word character as one stand-in (they
+    all end a run alike); `_ANY_CHAR` for negated classes and many letters or digits."""
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            chars.add(chr(arg))
+        elif op is c.RANGE and arg[1] - arg[0] < 64:
+            chars.update(map(chr, range(arg[0], arg[1] + 1)))
+        elif op is c.CATEGORY and arg is c.CATEGORY_SPACE:
+            chars.add(" ")
+        else:
+            return _ANY_CHAR
+    words = sorted(ch for ch in chars if ch.isalnum())
+    if len(words) > 8:
+        return _ANY_CHAR
+    return [*words, " "] if len(words) < len(chars) else words
+
+
 # --- matching ------------------------------------------------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+")
+# Distinct tokens and (word, literals) pairs remembered by `PatternIndex`: memory stays bounded
+# on a text of millions of distinct words.
+_MAX_TOKENS = 200_000
 
 
 @dataclass(frozen=True)
@@ -149,8 +297,10 @@ class MatchField:
     weight: float
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
+    """One match taken as evidence (a tuple: ~15 are made per paper, a frozen dataclass costs
+    several times more to build)."""
+
     pattern: _Compiled
     field: MatchField
     start: int
@@ -165,16 +315,48 @@ def _at_word_edges(text: str, start: int, end: int) -> bool:
     return before and after
 
 
+# A pattern to try at a word start, with what the loop over them reads (looked up once here
+# instead of per attempt): (pattern, whether it matches the original text, its regex's match).
+_Candidate = tuple["_Compiled", bool, Any]
+# One word start of a token: (offset in the token, the word, the literals it begins with, the
+# longer literals to check in place, the patterns to try there).
+_Start = tuple[int, str, tuple[str, ...], tuple[str, ...], tuple[_Candidate, ...]]
+
+
+class _TokenTable(dict[str, tuple[_Start, ...]]):
+    """token -> its word starts where some pattern is to be tried, worked out the first time
+    the token is seen (a vocabulary repeats) and bounded in size."""
+
+    def __init__(self, index: PatternIndex) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, token: str) -> tuple[_Start, ...]:
+        entry = self.index._token_entry(token)
+        if len(self) >= _MAX_TOKENS:
+            self.clear()
+        self[token] = entry
+        return entry
+
+
 class PatternIndex:
-    """Finds the matches of every pattern of a taxonomy in a text, from one literal scan.
+    """Finds the matches of every pattern of a taxonomy in a text.
 
     A pattern whose matches all begin with known literal prefixes is tried (with `match`) only
-    at the word starts where the scan (`enrich/literal_scan.py`, shared with the hardware
-    extractor) found one of them, instead of being run over the whole text; patterns without
-    known prefixes are scanned whole, and only when a literal they need is in the text.
+    at word starts that begin with one of them and whose word is one its matches can begin
+    with (`_first_words`), instead of being run over the whole text; patterns without known
+    prefixes are scanned whole, and only when a literal they need is in the text.
+
+    The text is split into tokens at ASCII punctuation and spaces (in C, as the literal scanner
+    of `enrich/literal_scan.py` does), and each distinct token is worked out once: which of its
+    words begin literals and which patterns those words allow. A text then costs a dictionary
+    look-up per token and Python work only at the word starts where some pattern is tried.
     """
 
-    def __init__(self, patterns: Sequence[_Compiled]) -> None:
+    def __init__(self, owners: dict[_Compiled, str]) -> None:
+        """`owners`: every pattern (positive or negative) and the id of its topic."""
+        self.owners = owners
+        patterns = list(owners)
         self.scan = [p for p in patterns if p.prefixes is None]
         self.by_literal: dict[str, list[_Compiled]] = {}
         for pattern in patterns:
@@ -184,49 +366,72 @@ class PatternIndex:
             for literal in sorted(literals):
                 self.by_literal.setdefault(literal, []).append(pattern)
         self.word_starts = frozenset(self.by_literal)
-        # Case-sensitive patterns test their needles on the original text themselves.
-        self.substrings = frozenset(
-            n for p in self.scan if not p.on_original for n in p.needles or ()
+        # Knows which literals each word begins with (its table of texts stays unused).
+        self._literals = LiteralScanner(word_starts=self.word_starts)
+        self._tokens = _TokenTable(self)
+        # (word, literals beginning there) -> the patterns to try at such a word start.
+        self._candidates: dict[tuple[str, tuple[str, ...]], tuple[_Candidate, ...]] = {}
+
+    def _token_entry(self, token: str) -> tuple[_Start, ...]:
+        entry = []
+        for offset, word, begins, longer in self._literals.token_starts(token):
+            candidates = self._candidates_for(word, begins) if begins else ()
+            if candidates or longer:
+                entry.append((offset, word, begins, longer, candidates))
+        return tuple(entry)
+
+    def _candidates_for(self, word: str, literals: tuple[str, ...]) -> tuple[_Candidate, ...]:
+        """The patterns of these literals (each once) whose first words allow `word`. The
+        answer depends on the word and its literals only, so it is kept: a vocabulary repeats."""
+        known = self._candidates.get((word, literals))
+        if known is not None:
+            return known
+        unique: dict[int, _Compiled] = {}
+        for literal in literals:  # "gpu" and "gpus" both begin here: each pattern is tried once
+            unique.update((id(p), p) for p in self.by_literal.get(literal, ()))
+        candidates = tuple(
+            (p, p.on_original, p.regex.match)
+            for p in unique.values()
+            if p.first_words is None or p.first_words.allow(word)
         )
-        self._scanner: LiteralScanner | None = None
+        if len(self._candidates) >= _MAX_TOKENS:
+            self._candidates.clear()
+        self._candidates[(word, literals)] = candidates
+        return candidates
 
-    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
-        """`shared` when it knows every literal of this taxonomy, else a scanner of its own."""
-        if shared is not None and shared.serves(self.substrings, self.word_starts):
-            return shared
-        if self._scanner is None:
-            self._scanner = LiteralScanner(self.substrings, self.word_starts)
-        return self._scanner
-
-    def find(self, fld: MatchField, scanned: ScannedText) -> dict[_Compiled, list[tuple[int, int]]]:
+    def find(self, fld: MatchField) -> dict[_Compiled, list[tuple[int, int]]]:
         found: dict[_Compiled, list[tuple[int, int]]] = {}
-        by_literal = self.by_literal
-        for start, literals in scanned.starts:
-            if len(literals) == 1:
-                candidates: Sequence[_Compiled] = by_literal.get(literals[0], ())
-            else:  # "gpu" and "gpus" both begin here: each pattern is tried once
-                unique: dict[int, _Compiled] = {}
-                for literal in literals:
-                    unique.update((id(p), p) for p in by_literal.get(literal, ()))
-                candidates = list(unique.values())
-            for pattern in candidates:
-                text = fld.original if pattern.on_original else fld.lower
-                if start and text[start - 1].isalnum():
-                    continue
-                match = pattern.regex.match(text, start)
-                if match and _at_word_edges(text, start, match.end()):
-                    found.setdefault(pattern, []).append((start, match.end()))
+        lower, original = fld.lower, fld.original
+        tokens = lower.translate(SEPARATORS).split(" ")
+        entries = list(map(self._tokens.__getitem__, tokens))
+        relevant = list(compress(range(len(entries)), entries))
+        if relevant:
+            ends = list(accumulate(map(len, tokens)))
+            for i in relevant:
+                token_start = ends[i] - len(tokens[i]) + i  # i separators before token i
+                for offset, word, begins, longer, candidates in entries[i]:
+                    start = token_start + offset
+                    if start and lower[start - 1] == "_":
+                        continue  # "_kernel": no word boundary before it
+                    if longer:  # "c++" where the word is "c": checked in place
+                        extra = tuple(s for s in longer if lower.startswith(s, start))
+                        if extra:
+                            candidates = self._candidates_for(word, begins + extra)
+                    for pattern, on_original, match_at in candidates:
+                        # In the lower-cased text a word start follows no letter or digit (a
+                        # separator or other punctuation); the original may differ there.
+                        text = original if on_original else lower
+                        if on_original and start and text[start - 1].isalnum():
+                            continue
+                        match = match_at(text, start)
+                        if match is not None:
+                            end = match.end()
+                            if _at_word_edges(text, start, end):
+                                found.setdefault(pattern, []).append((start, end))
         for pattern in self.scan:
-            if pattern.on_original:
-                text = fld.original
-                if pattern.needles is not None and not any(n in text for n in pattern.needles):
-                    continue
-            else:
-                text = fld.lower
-                if pattern.needles is not None and not any(
-                    n in scanned.present for n in pattern.needles
-                ):
-                    continue
+            text = original if pattern.on_original else lower
+            if pattern.needles is not None and not any(n in text for n in pattern.needles):
+                continue
             spans = [
                 m.span()
                 for m in pattern.regex.finditer(text)

@@ -39,7 +39,9 @@ class Taxonomy:
         self.scoring = scoring
         self.sources: list[Path] = list(sources)
         self.compiled = [CompiledTopic(t) for t in self.topics]
-        self.index = PatternIndex([p for t in self.compiled for p in (*t.patterns, *t.negatives)])
+        self.index = PatternIndex(
+            {p: t.id for t in self.compiled for p in (*t.patterns, *t.negatives)}
+        )
         # Identifies the effective taxonomy (bench/eval_topics.py records it with its results);
         # the store does not check it (see the comment at TAXONOMY_FILE).
         payload = {
@@ -51,9 +53,10 @@ class Taxonomy:
 
     @property
     def literals(self) -> tuple[frozenset[str], frozenset[str]]:
-        """The literals a `LiteralScanner` must know to serve this taxonomy: (substrings,
-        word starts)."""
-        return self.index.substrings, self.index.word_starts
+        """The literals a shared `LiteralScanner` must know to serve this taxonomy: (substrings,
+        word starts). None: the topic matcher splits the text itself (`PatternIndex.find`), so
+        a scanner shared with the hardware extractor needs only the hardware's literals."""
+        return frozenset(), frozenset()
 
     @property
     def ids(self) -> list[str]:
