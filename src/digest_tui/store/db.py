@@ -63,6 +63,8 @@ def library_error(exc: sqlite3.Error, path: str) -> Exception:
     ):
         return exc
     code = getattr(exc, "sqlite_errorname", "") or ""
+    if code.startswith("SQLITE_INTERRUPT"):
+        return exc  # stopped on purpose (Connection.interrupt, the app quitting): not the file
     if code.startswith("SQLITE_FULL"):
         message = "the disk is full (or the file reached its size limit); the change was not saved"
     elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):

@@ -1359,6 +1359,8 @@ class DigestApp(App[int]):
         so without this a failure would pass in silence (and "Loading library…" stay)."""
         if event.state != WorkerState.ERROR or event.worker.error is None:
             return
+        if self._quitting.is_set() and _interrupted(event.worker.error):
+            return  # LibraryService.close stopped its statement on the way out: not a failure
         self.report_failure(event.worker.name or "a background task", event.worker.error)
 
     def report_failure(self, what: str, error: BaseException) -> None:
@@ -1398,3 +1400,7 @@ def run_app(ctx: AppContext) -> int:
     status = app.return_code or 0
     leave(status)  # a thread stuck on a stalled server must not keep the process alive
     return status
+
+
+def _interrupted(error: BaseException) -> bool:
+    return getattr(error, "sqlite_errorname", "") == "SQLITE_INTERRUPT"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import time
 from array import array
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -93,9 +94,10 @@ class LibraryService:
         self.new_since: str | None = None
         # The thread whose calls are refused (the app's event loop); None: no check.
         self.ui_thread: int | None = None
-        # Connections workers opened for themselves (a fetch writes on its own): closed when
-        # the app leaves even if their worker is still blocked on the network.
-        self._own: set[Library] = set()
+        # Connections workers opened for themselves (a fetch, the similar index, a
+        # re-enrichment), each with the event its worker sets once it has closed it. On the way
+        # out their statements are interrupted and their workers close them (see close()).
+        self._own: dict[Library, threading.Event] = {}
         self._own_lock = threading.Lock()
         # The paper list reads through a connection of its own (list_window, rows_by_rowid):
         # WAL lets it read while the shared connection is busy (start-up counts, a long
@@ -569,14 +571,16 @@ class LibraryService:
         from digest_tui.service import open_library
 
         library = open_library(self.ctx, fallback_taxonomy=True)
+        closed = threading.Event()
         with self._own_lock:
-            self._own.add(library)
+            self._own[library] = closed
         try:
             yield library
         finally:
             with self._own_lock:
-                self._own.discard(library)
+                self._own.pop(library, None)
             _close_quietly(library)
+            closed.set()
 
     # How long closing waits for a worker that holds the shared connection (a long
     # re-enrichment, say): quitting must not wait for it.
@@ -589,7 +593,13 @@ class LibraryService:
             self._health.cache.close()
             self._health = None
         with self._own_lock:
-            own, self._own = list(self._own), set()
+            own, self._own = dict(self._own), {}
+        for library in own:
+            # Thread-safe: a statement running on it (a similar-index build, a re-enrichment
+            # batch) stops with "interrupted" and its transaction rolls back; the worker then
+            # leaves and closes its connection itself.
+            with contextlib.suppress(sqlite3.Error):
+                library.conn.interrupt()
         if self._reader_lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
             try:
                 if self._reader is not None:
@@ -597,10 +607,13 @@ class LibraryService:
                     self._reader = None
             finally:
                 self._reader_lock.release()
-        for library in own:
-            # Its worker is blocked outside SQLite (on the network) or about to notice the
-            # app's cancel flag; an open transaction is rolled back, committed work stays.
-            _close_quietly(library)
+        deadline = time.monotonic() + self.CLOSE_WAIT_SECONDS
+        for closed in own.values():
+            # Never closed from here: closing a connection while another thread is inside
+            # SQLite on it can crash the process. A worker that has not let go by the deadline
+            # (blocked on the network, say) keeps it until the process ends; its committed work
+            # is in the WAL and an open transaction rolls back on the next open.
+            closed.wait(max(0.0, deadline - time.monotonic()))
         if not self._lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
             return  # a worker is inside SQLite; the process ends soon and SQLite recovers
         try:
