@@ -100,7 +100,8 @@ _AFTER_NODE = re.compile(
 _AFTER_CLUSTER = re.compile(
     r"^\s*(?:GPUs?\s+)?(?:\d+ ?GB\s+)?(?:GPU\s+)?(?:clusters?|supercomputers?)\b", re.IGNORECASE
 )
-_AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?hours?\b", re.IGNORECASE)
+# "6 H100 hours", "200 A100 days", "3 GPU-years": a cost in device time, not a setup.
+_AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?(?:hours?|days?|weeks?|months?|years?)\b", re.I)
 _AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
 # A setup that a simulator stands for, not machines the paper ran on: "a proprietary
 # simulator (8-16 B200 GPUs)", "simulating 1024 GPUs", "simulated 512 H100s".
@@ -116,7 +117,8 @@ _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b",
 _UNIT = Gated.compile(
     r"\b(?:GPU[\s-](?:nodes?|servers?|machines?)|node[\s-]clusters?|nodes?|GPUs?|NPUs?"
     r"|TPUs?(?: chips)?|GCDs?|devices|accelerators|ranks)\b"
-    r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|clusters?"
+    r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|days?"
+    r"|weeks?|months?|years?|clusters?"
     r"|architectures?|resources|computing|platforms?|programming|instances|providers|costs?"
     r"|efficiency|acceleration|implementations?|buffers|threads|types?|markets?|-based|-resident"
     r"|-accelerated|-friendly|-oriented|-centric|-specific|-enabled|-aware))",
@@ -181,6 +183,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
+    # Spot or preemptible cloud machines, in the plural: a fleet the provider may take back
+    # ("training on preemptible instances"); one spot instance is one machine.
+    (
+        r"\b(?:spot|pre-?emptible|volatile)(?: cloud| GPU| EC2)? (?:instances|VMs"
+        r"|virtual machines)\b",
+        "multi-node",
+        True,
+    ),
     # Words that only exist for work spanning machines.
     (
         r"\bmulti-(?:machine|server|host)\b|\bcross-(?:node|machine|server|host|datacenter"
@@ -281,7 +291,7 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # Weights or state moved out of one GPU's memory: the GPU is one, the host holds the rest.
     (
         r"\b(?:CPU|host)[- ](?:memory )?offload\w*|\boffload\w* (?:[\w-]+ ){0,4}?"
-        r"(?:to|into|onto) (?:the )?(?:CPU|host|SSDs?|NVMe|disk)\b|\bCPU-GPU (?:transfers?"
+        r"(?:to|into|onto) (?:the )?(?:CPU|host|SSDs?|NVMe|disk)\b|\bCPU[-\u2013]GPU (?:transfers?"
         r"|co-?execution|hybrid|offloading)\b|\bmemory-constrained (?:devices?|hardware|GPUs?"
         r"|settings?|environments?)\b",
         "single-device",
@@ -305,11 +315,21 @@ _BACKGROUND = Gated.compile(
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing) (?:\w+ )?(?:to|with|against)|"
+    r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing|isons?) (?:\w+ )?(?:to|with|against)|"
     r"comparable|than|over|vs\.?|versus|against|relative to|unlike|instead of|"
     r"baselines?|rival\w*|beat\w*|match(?:es|ing)?)\b",
     re.IGNORECASE,
 )
+# Somebody else's model trained on some hardware, in the passive and without "we": "Llama 3
+# was pre-trained on 16,384 H100 GPUs" is related work, not the paper's setup. A sentence that
+# opens with a pronoun or a definite article ("The model was trained on 512 GPUs") speaks of the
+# paper's own model, so it is left alone (see `_sentences`).
+_OTHERS_TRAINED = Gated.compile(
+    r"\b(?:was|were|been)\s+(?:\w+\s+){0,2}?(?:pre-?)?trained\s+(?:\w+\s+){0,2}?"
+    r"(?:on|using|with|across)\b",
+    re.IGNORECASE,
+)
+_OWN_SUBJECT = re.compile(r"\s*(?:The|This|These|Its?|Each|All|Both|Such|Their)\b")
 _EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
 # A clause of the paper's own after a comparison: "Compared with X, our model ...".
 _OWN_CLAUSE = re.compile(r",\s+(?:our|we|this|the proposed)\b", re.IGNORECASE)
@@ -347,7 +367,9 @@ _PRECISION = [
     ("fp8", 1.0, r"\bFP8\b"),
 ]
 _MODE_PATTERNS = {
-    "training": r"\bpre-?train\w*|\btrain(?:s|ed|ing)?\b(?![- ](?:free|data|set|split|signal))",
+    # "Post-training quantization" compresses a trained model: no training run of its own.
+    "training": r"\bpre-?train\w*|(?<!post-)(?<!post )\btrain(?:s|ed|ing)?\b"
+    r"(?![- ](?:free|data|set|split|signal))",
     "fine-tuning": r"\bfine-?tun\w*|\b(?:Q?LoRA|PEFT|SFT|RLHF|DPO|GRPO)\b|\binstruction[- ]tun\w*"
     r"|\bpost-training\b(?! quantization)",
     "inference": r"\binferenc\w*|\bserv(?:e|es|ing)\b|\bdecod(?:e|es|ing)\b|\bprefill\w*|"
@@ -422,6 +444,15 @@ _MULTI_DEVICE = Gated.compile(
     re.IGNORECASE,
 )
 
+# Training spread over machines, said outright: "scalable training of ...", "distributed
+# training of a language model on H100 GPUs". With a device named and no count, the run is not
+# one device.
+_SCALED_TRAINING = Gated.compile(
+    r"\b(?:scalable|distributed|large-scale|multi-node)\s+(?:(?:LLM|model|DNN|data-parallel)\s+)?"
+    r"(?:pre-?)?training\b|\btraining at scale\b",
+    re.IGNORECASE,
+)
+
 # A model cut into parts run on different machines: pipeline stages, shards across nodes.
 _STAGES = Gated.compile(
     r"\b(?:pipeline|model) stages?\b|\b(?:a|each|failing|one|every) stages?\b"
@@ -444,6 +475,7 @@ _MODULE_GATES = (
     _PER_MACHINE,
     _FIRST_PERSON,
     _BACKGROUND,
+    _OTHERS_TRAINED,
     _SIZE_WORDS,
     _TOKENS,
     _ADAPTER,
@@ -457,6 +489,7 @@ _MODULE_GATES = (
     _MULTI_DEVICE,
     _PARALLEL_WORK,
     _STAGES,
+    _SCALED_TRAINING,
 )
 
 # ---- results -------------------------------------------------------------------------------
@@ -555,6 +588,7 @@ class TextFacts:
     parallel: bool = False  # tensor/pipeline/expert/hybrid parallelism: a model split over devices
     code_only: bool = False  # generates, translates or verifies code (rates of correct code)
     stages: bool = False  # the model is cut into stages or shards run on different machines
+    scaled_training: bool = False  # "scalable/distributed training", not in motivation
     tokens_b: float | None = None  # the most training tokens written, in billions
 
 
@@ -719,6 +753,16 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     if source == "abstract" and first_hits:  # a name is introduced by "we"/"this paper"
         first_hits = sorted([*first_hits, *_own_name_hits(text)])
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
+    if source == "abstract":
+        others = [m.start() for m in _OTHERS_TRAINED.finditer(text, lowered)]
+        if others:
+            cue_hits = sorted([*cue_hits, *others])
+            # Only where the sentence's subject is not the paper's own model (checked below).
+            others_set = set(others)
+        else:
+            others_set = set()
+    else:
+        others_set = set()
     out: list[Sentence] = []
     # A real abstract opens with motivation; a one- or two-sentence text (a test, a short
     # note) starts with its point.
@@ -732,6 +776,10 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
         first = at < len(first_hits) and first_hits[at] < end
         at = bisect.bisect_left(cue_hits, start)
         cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+        if cue_at in others_set and _OWN_SUBJECT.match(text, start):
+            # "The model was trained on ...": the paper's own; a later cue may still count.
+            at += 1
+            cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
         # The opening sentence of an abstract is motivation unless it speaks of "we".
         opening = i == 0 and opening_is_motivation
         background = source == "abstract" and not first and (opening or cue_at is not None)
@@ -1238,6 +1286,10 @@ def extract(
     facts.measured = _MEASURED.search(both, both_lowered) is not None
     facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
     facts.parallel = _PARALLEL_WORK.search(both, both_lowered) is not None
+    facts.scaled_training = _SCALED_TRAINING.search(title, title_doc.lowered) is not None or any(
+        not abstract_doc.background(hit.start())
+        for hit in _SCALED_TRAINING.finditer(abstract, abstract_doc.lowered)
+    )
     if not (facts.parallel or facts.multi_device):
         # No work split over devices: "16 ranks" is a matrix rank, not 16 processes.
         facts.counts = [c for c in facts.counts if not _RANKS.search(c.span.quote)]
