@@ -186,8 +186,10 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # Spot or preemptible cloud machines, in the plural: a fleet the provider may take back
     # ("training on preemptible instances"); one spot instance is one machine.
     (
-        r"\b(?:spot|pre-?emptible|volatile)(?: cloud| GPU| EC2)? (?:instances|VMs"
-        r"|virtual machines)\b",
+        "|".join(
+            rf"\b{kind}(?: cloud| GPU| EC2)? (?:instances|VMs|virtual machines)\b"
+            for kind in ("spot", "pre-?emptible", "volatile")
+        ),
         "multi-node",
         True,
     ),
@@ -368,7 +370,7 @@ _PRECISION = [
 ]
 _MODE_PATTERNS = {
     # "Post-training quantization" compresses a trained model: no training run of its own.
-    "training": r"\bpre-?train\w*|(?<!post-)(?<!post )\btrain(?:s|ed|ing)?\b"
+    "training": r"\bpre-?train\w*|\btrain(?<!post-train)(?<!post train)(?:s|ed|ing)?\b"
     r"(?![- ](?:free|data|set|split|signal))",
     "fine-tuning": r"\bfine-?tun\w*|\b(?:Q?LoRA|PEFT|SFT|RLHF|DPO|GRPO)\b|\binstruction[- ]tun\w*"
     r"|\bpost-training\b(?! quantization)",
@@ -448,8 +450,12 @@ _MULTI_DEVICE = Gated.compile(
 # training of a language model on H100 GPUs". With a device named and no count, the run is not
 # one device.
 _SCALED_TRAINING = Gated.compile(
-    r"\b(?:scalable|distributed|large-scale|multi-node)\s+(?:(?:LLM|model|DNN|data-parallel)\s+)?"
-    r"(?:pre-?)?training\b|\btraining at scale\b",
+    # one branch per adjective, so the gate needs the adjective, not only "training"
+    "|".join(
+        rf"\b{adjective}\s+(?:(?:LLM|model|DNN|data-parallel)\s+)?(?:pre-?)?training\b"
+        for adjective in ("scalable", "distributed", "large-scale", "multi-node")
+    )
+    + r"|\btraining at scale\b",
     re.IGNORECASE,
 )
 
