@@ -304,7 +304,9 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bintra-GPU\b|\bwithin a single (?:GPU|device)\b", "single-device", False),
 ]
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+# Only each match's end is used: starting the match at the punctuation instead of a lookbehind
+# before every position gives the same ends (a match never ends on punctuation) at half the cost.
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+(?=[A-Z(\[])")
 _FIRST_PERSON = Gated.compile(
     r"\b(?:we|our|us)\b|\bthis (?:paper|work|study)\b|\b(?:the )?proposed\b", re.IGNORECASE
 )
