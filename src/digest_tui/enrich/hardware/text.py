@@ -285,8 +285,12 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bconsumer(?:-grade)? GPUs?\b", "single-device", True),
     # One machine of one's own: "local PCs", "consumer hardware".
     (
-        r"\b(?:local|personal|desktop|consumer|commodity)(?:-grade)? (?:PCs?|computers?|hardware"
-        r"|workstations?|systems?|machines?)\b",
+        # one branch per adjective: the gate then needs one of them in the text
+        "|".join(
+            rf"\b{adjective}(?:-grade)? (?:PCs?|computers?|hardware|workstations?|systems?"
+            r"|machines?)\b"
+            for adjective in ("local", "personal", "desktop", "consumer", "commodity")
+        ),
         "single-device",
         True,
     ),
@@ -374,7 +378,9 @@ _MODE_PATTERNS = {
     # "Post-training quantization" compresses a trained model: no training run of its own.
     "training": r"\bpre-?train\w*|\btrain(?<!post-train)(?<!post train)(?:s|ed|ing)?\b"
     r"(?![- ](?:free|data|set|split|signal))",
-    "fine-tuning": r"\bfine-?tun\w*|\b(?:Q?LoRA|PEFT|SFT|RLHF|DPO|GRPO)\b|\binstruction[- ]tun\w*"
+    # one branch per acronym, so the gate needs one of them (not a pattern that always runs)
+    "fine-tuning": r"\bfine-?tun\w*|\bQ?LoRA\b|\bPEFT\b|\bSFT\b|\bRLHF\b|\bDPO\b|\bGRPO\b"
+    r"|\binstruction[- ]tun\w*"
     r"|\bpost-training\b(?! quantization)",
     "inference": r"\binferenc\w*|\bserv(?:e|es|ing)\b|\bdecod(?:e|es|ing)\b|\bprefill\w*|"
     r"\bKV[- ]?cache\b|\bdeploy\w*",
@@ -384,7 +390,10 @@ _NOT_TRAINING = re.compile(
     r"(?:re)?training\b|\btraining-free\b",
     re.IGNORECASE,
 )
-_ADAPTER = Gated.compile(r"\b(?:Q?LoRA|PEFT|adapters?|prompt tokens|zeroth-order)\b", re.I)
+# One branch per word, so the gate needs one of them (a group of words gives it no literal).
+_ADAPTER = Gated.compile(
+    r"\bQ?LoRA\b|\bPEFT\b|\badapters?\b|\bprompt tokens\b|\bzeroth-order\b", re.I
+)
 _ZERO3 = Gated.compile(r"\bZeRO-?3\b|\bZeRO stage 3\b|\bFSDP\b|\bfully sharded\b", re.I)
 _KERNEL_CUES = Gated.compile(
     r"\bkernels?\b|\bCUDA\b|\bGEMMs?\b|\bmicro-?benchmark\w*|\btensor cores?\b|\bTriton\b"
@@ -416,8 +425,12 @@ _OWN_KERNELS = Gated.compile(
 # A paper that generates, translates or verifies code: it reports rates of correct code, and
 # a timing word alone ("runtime testing") is no timed kernel.
 _CODE_ONLY = Gated.compile(
-    r"\b(?:generat\w*|translat\w*|verif\w*|synthes\w*) (?:[\w-]+ ){0,3}?(?:kernels?|code)\b"
-    r"|\b(?:kernel|code) generation\b|\bformal verification\b|\bpass@\d+"
+    # one branch per verb, so the gate needs one of them
+    "|".join(
+        rf"\b{verb}\w* (?:[\w-]+ ){{0,3}}?(?:kernels?|code)\b"
+        for verb in ("generat", "translat", "verif", "synthes")
+    )
+    + r"|\b(?:kernel|code) generation\b|\bformal verification\b|\bpass@\d+"
     r"|\bcompilation (?:success )?rates?\b|\bfunctional correctness\b",
     re.IGNORECASE,
 )
