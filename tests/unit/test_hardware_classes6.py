@@ -294,3 +294,64 @@ def test_post_training_quantization_sizes_like_inference(catalog):
 )
 def test_training_words_around_post_training_keep_their_mode(catalog, title, abstract, mode):
     assert suggest(catalog, abstract, title).mode == mode
+
+
+# --- an MoE given only by its activated parameters has no memory estimate ---------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Our sparse vision-language models with 3B and 7B activated parameters match denser ones.",
+        "We release an MoE with 12B activated parameters that rivals dense 70B models.",
+    ],
+)
+def test_activated_parameters_alone_give_no_memory(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.memory_gb is None, s.target
+    assert s.scale == "unknown", s.target
+    assert s.model_sizes, "the sizes stay listed"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale"),
+    [
+        # The total is written: it sizes the estimate (16B x 16 bytes = 238 GiB, one node).
+        ("We train an MoE with 16B total and 2.8B activated parameters.", "single-node"),
+        ("We train an MoE of 760M active, 8.3B total parameters.", "single-node"),
+        # A dense size next to an unrelated "active" word keeps its estimate.
+        ("We fine-tune a 70B model with active learning on 2 A100 GPUs.", "single-node"),
+    ],
+)
+def test_a_written_total_still_sizes_the_estimate(catalog, abstract, scale):
+    s = suggest(catalog, abstract)
+    assert s.scale == scale, s.target
+
+
+# --- machines of both an HPC centre and a cloud, and edge servers --------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We train a federated model across mixed HPC and cloud environments on a hybrid testbed.",
+        "Our scheduler places jobs on hybrid cloud and HPC infrastructure.",
+        "Our serving system spreads experts over heterogeneous GPU-equipped edge servers.",
+    ],
+)
+def test_hpc_and_cloud_or_edge_servers_are_several_machines(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.scale in ("multi-node", "edge"), s.target
+    assert s.scale != "unknown"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale"),
+    [
+        # HPC as a field of applications is no setting.
+        ("Our kernels accelerate HPC applications on one GPU by 2x.", "single-device"),
+        ("We port a cloud-native inference server to one HPC node with 4 GPUs.", "single-node"),
+    ],
+)
+def test_hpc_as_a_field_keeps_its_reading(catalog, abstract, scale):
+    assert suggest(catalog, abstract).scale == scale

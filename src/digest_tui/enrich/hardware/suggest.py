@@ -623,7 +623,7 @@ class _Builder:
     def _sizes(self) -> list[SizeMention]:
         """The sizes the paper itself uses (its models or evaluation models), not baselines
         or motivation; the largest of them drives the estimate."""
-        return [s for s in self.facts.sizes if s.role in ("own", "neutral")]
+        return [s for s in self.facts.sizes if s.role in ("own", "neutral") and not s.active_only]
 
     def _estimate(self, target: _Setup | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
         """The memory estimate of the target: from the largest size the paper itself uses,

@@ -154,7 +154,12 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bsingle-board computers?\b|\bSBCs\b|\bOrange Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
-    (r"\bedge (?:devices?|platforms?|GPUs?|hardware)\b|\bfor the edge\b", "edge", True),
+    # "edge servers" / "edge nodes" in the plural: several machines at the edge.
+    (
+        r"\bedge (?:devices?|platforms?|GPUs?|hardware|servers|nodes)\b|\bfor the edge\b",
+        "edge",
+        True,
+    ),
     (
         r"\bedge computing\b|\bembedded systems?\b|\blocal devices\b|\bpersonal devices\b",
         "edge",
@@ -236,6 +241,13 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     ),
     # A parameter server is a machine of its own beside the workers ("allocating PSs").
     (r"\bparameter[- ]servers?\b|\bPSs\b", "multi-node", True),
+    # Machines of an HPC centre and of a cloud together: "across mixed HPC and cloud
+    # environments" ("HPC applications" alone is a field, not a setting).
+    (
+        r"\bHPC and (?:the )?cloud\b|\bcloud and HPC\b|\bhybrid HPC\b|\bmixed HPC\b",
+        "multi-node",
+        True,
+    ),
     (
         r"\blarge-scale (?:distributed |parallel |data-parallel )?(?:pre-?)?training\b",
         "multi-node",
@@ -362,6 +374,12 @@ _TOKENS = Gated.compile(
 # "checkpoints sampled during training up to 200B tokens" or "rankings at 1T tokens".
 _TRAINED_ON = re.compile(r"\b(?:pre-?)?train(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,2}?on\b", re.I)
 _PARAM_CONTEXT = re.compile(r"^\s*(?:active|total|param\w*|model|-parameter)", re.IGNORECASE)
+# "2.8B active", "11.3B activated parameters": the parameters one token uses in an MoE.
+_ACTIVE_AFTER = re.compile(r"^\s*activ(?:e|ated)\b", re.IGNORECASE)
+# "5.5B and 11.3B activated parameters": the first size is activated too.
+_ACTIVE_PAIR_AFTER = re.compile(
+    r"^\s*(?:and|or|to|,|-)\s*\d+(?:\.\d+)?\s?[BMT]\s+activ(?:e|ated)\b", re.IGNORECASE
+)
 _DATASET_BEFORE = re.compile(r"dataset\s+\S*$", re.IGNORECASE)
 _WORD_NUMBERS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _UNIT_B = {"B": 1.0, "M": 1e-3, "T": 1e3, "billion": 1.0, "million": 1e-3, "trillion": 1e3}
@@ -588,6 +606,9 @@ class SizeMention:
     role: Literal["own", "neutral", "comparison", "background"] = "neutral"
     model: str | None = None
     experts_upper_bound: bool = False
+    # "11.3B activated parameters" with no total written: an MoE whose memory (its total) the
+    # text does not give, so the size sizes no memory estimate.
+    active_only: bool = False
 
 
 @dataclass
@@ -1087,7 +1108,7 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
                 experts_upper_bound=upper_bound,
             )
         )
-        if after.lstrip().lower().startswith("active"):
+        if _ACTIVE_AFTER.match(after) or _ACTIVE_PAIR_AFTER.match(after):
             out[-1].active_b, out[-1].total_b = value, value  # paired below
     if removed:
         out = [s for s in out if id(s) not in removed]
@@ -1168,6 +1189,7 @@ def _pair_active_total(sizes: list[SizeMention], text: str) -> None:
             removed.add(id(active))
         else:
             active.active_b = None
+            active.active_only = True
     if removed:
         sizes[:] = [s for s in sizes if id(s) not in removed]
 
