@@ -244,6 +244,10 @@ def suggest_hardware(
         # Wording that says results come from a simulation platform counts only when the text
         # states no setup of its own (a count next to a device, a named device).
         study = _simulated(abstract or "")
+    if study is None and not tested_on and not _states_setup(facts):
+        # An energy or power measurement study is about the meter, not a machine to rerun,
+        # unless it writes its rig down ("on 4 A100 GPUs", "an H100").
+        study = _energy_study(title or "", abstract or "")
     if study is None:
         return suggestion
     # A survey, a footprint study or a position paper has no experiment of its own to rerun:
@@ -394,6 +398,49 @@ def _simulated(abstract: str) -> str | None:
     if traced and _TRACE_STUDY.search(head) and not _TRACE_REPLAYED.search(head):
         return "a trace study"
     return None
+
+
+# A study whose subject is measuring energy, power or carbon: the title says it measures
+# ("Measuring/Profiling/Characterizing ... Energy", "How Much Energy ...", "The Energy Cost of
+# ..."), not that it saves ("Reducing the Energy Consumption of ..." is a method).
+_ENERGY_TITLE = re.compile(r"\b(?:energy|power|electricity|joules?)\b", re.I)
+_MEASURING_TITLE = re.compile(
+    r"\b(?:measur\w*|profil\w*|characteri[sz]\w*|quantif\w*|monitor\w*|audit\w*|account\w*"
+    r"|how much|(?:price|cost|bill) of)\b",
+    re.I,
+)
+_SAVING_TITLE = re.compile(
+    r"\b(?:reduc\w*|sav(?:e|es|ing)|cut\w*|minimi[sz]\w*|optimi[sz]\w*|efficien\w*|aware"
+    r"|lower\w*|green\w*)\b",
+    re.I,
+)
+# ...or the abstract says so of itself: "this paper profiles the energy consumption of".
+_ENERGY_ABSTRACT = re.compile(
+    r"\bthis (?:paper|work|study) (?:\w+ )?(?:measures|profiles|characteri[sz]es|quantifies"
+    r"|audits) (?:the )?(?:[\w-]+ ){0,2}?(?:energy|power|electricity)\b",
+    re.I,
+)
+
+
+def _energy_study(title: str, abstract: str) -> str | None:
+    if (
+        _ENERGY_TITLE.search(title)
+        and _MEASURING_TITLE.search(title)
+        and not _SAVING_TITLE.search(title)
+    ):
+        return "an energy measurement study"
+    head = abstract[:4000]
+    if "this " in head.lower() and _ENERGY_ABSTRACT.search(head):
+        return "an energy measurement study"
+    return None
+
+
+def _states_setup(facts: TextFacts) -> bool:
+    """Whether the text writes a machine of its own down: a named device or system, or a count
+    of devices or nodes, outside motivation and baselines."""
+    return any(_usable(m) and m.kind in ("device", "system") for m in facts.mentions) or any(
+        _usable(c) for c in facts.counts
+    )
 
 
 def _study_kind(title: str, abstract: str) -> str | None:
@@ -576,7 +623,7 @@ class _Builder:
     def _sizes(self) -> list[SizeMention]:
         """The sizes the paper itself uses (its models or evaluation models), not baselines
         or motivation; the largest of them drives the estimate."""
-        return [s for s in self.facts.sizes if s.role in ("own", "neutral")]
+        return [s for s in self.facts.sizes if s.role in ("own", "neutral") and not s.active_only]
 
     def _estimate(self, target: _Setup | None) -> tuple[MemoryEstimate | None, SizeMention | None]:
         """The memory estimate of the target: from the largest size the paper itself uses,
@@ -794,6 +841,10 @@ class _Builder:
                     # "tensor-parallel inference on A100 platforms": the model is split over
                     # several A100s; how many the text does not say, so not "1x A100".
                     target = _Setup(first_named, None, "single-node", "named")
+                elif scale == "single-device" and self.facts.scaled_training:
+                    # "Scalable training ... on TPU v5e": a run across machines of that
+                    # device, how many the text does not say.
+                    target = _Setup(first_named, None, "multi-node", "named")
                 else:
                     target = _Setup(first_named, 1, scale, "named")
                 confidence = "medium"

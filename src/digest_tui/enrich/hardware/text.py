@@ -100,7 +100,8 @@ _AFTER_NODE = re.compile(
 _AFTER_CLUSTER = re.compile(
     r"^\s*(?:GPUs?\s+)?(?:\d+ ?GB\s+)?(?:GPU\s+)?(?:clusters?|supercomputers?)\b", re.IGNORECASE
 )
-_AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?hours?\b", re.IGNORECASE)
+# "6 H100 hours", "200 A100 days", "3 GPU-years": a cost in device time, not a setup.
+_AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?(?:hours?|days?|weeks?|months?|years?)\b", re.I)
 _AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
 # A setup that a simulator stands for, not machines the paper ran on: "a proprietary
 # simulator (8-16 B200 GPUs)", "simulating 1024 GPUs", "simulated 512 H100s".
@@ -116,7 +117,8 @@ _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b",
 _UNIT = Gated.compile(
     r"\b(?:GPU[\s-](?:nodes?|servers?|machines?)|node[\s-]clusters?|nodes?|GPUs?|NPUs?"
     r"|TPUs?(?: chips)?|GCDs?|devices|accelerators|ranks)\b"
-    r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|clusters?"
+    r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|days?"
+    r"|weeks?|months?|years?|clusters?"
     r"|architectures?|resources|computing|platforms?|programming|instances|providers|costs?"
     r"|efficiency|acceleration|implementations?|buffers|threads|types?|markets?|-based|-resident"
     r"|-accelerated|-friendly|-oriented|-centric|-specific|-enabled|-aware))",
@@ -152,7 +154,12 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bsingle-board computers?\b|\bSBCs\b|\bOrange Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
-    (r"\bedge (?:devices?|platforms?|GPUs?|hardware)\b|\bfor the edge\b", "edge", True),
+    # "edge servers" / "edge nodes" in the plural: several machines at the edge.
+    (
+        r"\bedge (?:devices?|platforms?|GPUs?|hardware|servers|nodes)\b|\bfor the edge\b",
+        "edge",
+        True,
+    ),
     (
         r"\bedge computing\b|\bembedded systems?\b|\blocal devices\b|\bpersonal devices\b",
         "edge",
@@ -181,6 +188,16 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
+    # Spot or preemptible cloud machines, in the plural: a fleet the provider may take back
+    # ("training on preemptible instances"); one spot instance is one machine.
+    (
+        "|".join(
+            rf"\b{kind}(?: cloud| GPU| EC2)? (?:instances|VMs|virtual machines)\b"
+            for kind in ("spot", "pre-?emptible", "volatile")
+        ),
+        "multi-node",
+        True,
+    ),
     # Words that only exist for work spanning machines.
     (
         r"\bmulti-(?:machine|server|host)\b|\bcross-(?:node|machine|server|host|datacenter"
@@ -224,6 +241,13 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     ),
     # A parameter server is a machine of its own beside the workers ("allocating PSs").
     (r"\bparameter[- ]servers?\b|\bPSs\b", "multi-node", True),
+    # Machines of an HPC centre and of a cloud together: "across mixed HPC and cloud
+    # environments" ("HPC applications" alone is a field, not a setting).
+    (
+        r"\bHPC and (?:the )?cloud\b|\bcloud and HPC\b|\bhybrid HPC\b|\bmixed HPC\b",
+        "multi-node",
+        True,
+    ),
     (
         r"\blarge-scale (?:distributed |parallel |data-parallel )?(?:pre-?)?training\b",
         "multi-node",
@@ -273,15 +297,19 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bconsumer(?:-grade)? GPUs?\b", "single-device", True),
     # One machine of one's own: "local PCs", "consumer hardware".
     (
-        r"\b(?:local|personal|desktop|consumer|commodity)(?:-grade)? (?:PCs?|computers?|hardware"
-        r"|workstations?|systems?|machines?)\b",
+        # one branch per adjective: the gate then needs one of them in the text
+        "|".join(
+            rf"\b{adjective}(?:-grade)? (?:PCs?|computers?|hardware|workstations?|systems?"
+            r"|machines?)\b"
+            for adjective in ("local", "personal", "desktop", "consumer", "commodity")
+        ),
         "single-device",
         True,
     ),
     # Weights or state moved out of one GPU's memory: the GPU is one, the host holds the rest.
     (
         r"\b(?:CPU|host)[- ](?:memory )?offload\w*|\boffload\w* (?:[\w-]+ ){0,4}?"
-        r"(?:to|into|onto) (?:the )?(?:CPU|host|SSDs?|NVMe|disk)\b|\bCPU-GPU (?:transfers?"
+        r"(?:to|into|onto) (?:the )?(?:CPU|host|SSDs?|NVMe|disk)\b|\bCPU[-\u2013]GPU (?:transfers?"
         r"|co-?execution|hybrid|offloading)\b|\bmemory-constrained (?:devices?|hardware|GPUs?"
         r"|settings?|environments?)\b",
         "single-device",
@@ -292,7 +320,9 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bintra-GPU\b|\bwithin a single (?:GPU|device)\b", "single-device", False),
 ]
 
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+# Only each match's end is used: starting the match at the punctuation instead of a lookbehind
+# before every position gives the same ends (a match never ends on punctuation) at half the cost.
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+(?=[A-Z(\[])")
 _FIRST_PERSON = Gated.compile(
     r"\b(?:we|our|us)\b|\bthis (?:paper|work|study)\b|\b(?:the )?proposed\b", re.IGNORECASE
 )
@@ -305,11 +335,21 @@ _BACKGROUND = Gated.compile(
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
-    r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing) (?:\w+ )?(?:to|with|against)|"
+    r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing|isons?) (?:\w+ )?(?:to|with|against)|"
     r"comparable|than|over|vs\.?|versus|against|relative to|unlike|instead of|"
     r"baselines?|rival\w*|beat\w*|match(?:es|ing)?)\b",
     re.IGNORECASE,
 )
+# Somebody else's model trained on some hardware, in the passive and without "we": "Llama 3
+# was pre-trained on 16,384 H100 GPUs" is related work, not the paper's setup. A sentence that
+# opens with a pronoun or a definite article ("The model was trained on 512 GPUs") speaks of the
+# paper's own model, so it is left alone (see `_sentences`).
+_OTHERS_TRAINED = Gated.compile(
+    r"\b(?:was|were|been)\s+(?:\w+\s+){0,2}?(?:pre-?)?trained\s+(?:\w+\s+){0,2}?"
+    r"(?:on|using|with|across)\b",
+    re.IGNORECASE,
+)
+_OWN_SUBJECT = re.compile(r"\s*(?:The|This|These|Its?|Each|All|Both|Such|Their)\b")
 _EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
 # A clause of the paper's own after a comparison: "Compared with X, our model ...".
 _OWN_CLAUSE = re.compile(r",\s+(?:our|we|this|the proposed)\b", re.IGNORECASE)
@@ -334,6 +374,12 @@ _TOKENS = Gated.compile(
 # "checkpoints sampled during training up to 200B tokens" or "rankings at 1T tokens".
 _TRAINED_ON = re.compile(r"\b(?:pre-?)?train(?:ed|ing|s)?\s+(?:[\w-]+\s+){0,2}?on\b", re.I)
 _PARAM_CONTEXT = re.compile(r"^\s*(?:active|total|param\w*|model|-parameter)", re.IGNORECASE)
+# "2.8B active", "11.3B activated parameters": the parameters one token uses in an MoE.
+_ACTIVE_AFTER = re.compile(r"^\s*activ(?:e|ated)\b", re.IGNORECASE)
+# "5.5B and 11.3B activated parameters": the first size is activated too.
+_ACTIVE_PAIR_AFTER = re.compile(
+    r"^\s*(?:and|or|to|,|-)\s*\d+(?:\.\d+)?\s?[BMT]\s+activ(?:e|ated)\b", re.IGNORECASE
+)
 _DATASET_BEFORE = re.compile(r"dataset\s+\S*$", re.IGNORECASE)
 _WORD_NUMBERS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _UNIT_B = {"B": 1.0, "M": 1e-3, "T": 1e3, "billion": 1.0, "million": 1e-3, "trillion": 1e3}
@@ -347,8 +393,12 @@ _PRECISION = [
     ("fp8", 1.0, r"\bFP8\b"),
 ]
 _MODE_PATTERNS = {
-    "training": r"\bpre-?train\w*|\btrain(?:s|ed|ing)?\b(?![- ](?:free|data|set|split|signal))",
-    "fine-tuning": r"\bfine-?tun\w*|\b(?:Q?LoRA|PEFT|SFT|RLHF|DPO|GRPO)\b|\binstruction[- ]tun\w*"
+    # "Post-training quantization" compresses a trained model: no training run of its own.
+    "training": r"\bpre-?train\w*|\btrain(?<!post-train)(?<!post train)(?:s|ed|ing)?\b"
+    r"(?![- ](?:free|data|set|split|signal))",
+    # one branch per acronym, so the gate needs one of them (not a pattern that always runs)
+    "fine-tuning": r"\bfine-?tun\w*|\bQ?LoRA\b|\bPEFT\b|\bSFT\b|\bRLHF\b|\bDPO\b|\bGRPO\b"
+    r"|\binstruction[- ]tun\w*"
     r"|\bpost-training\b(?! quantization)",
     "inference": r"\binferenc\w*|\bserv(?:e|es|ing)\b|\bdecod(?:e|es|ing)\b|\bprefill\w*|"
     r"\bKV[- ]?cache\b|\bdeploy\w*",
@@ -358,7 +408,10 @@ _NOT_TRAINING = re.compile(
     r"(?:re)?training\b|\btraining-free\b",
     re.IGNORECASE,
 )
-_ADAPTER = Gated.compile(r"\b(?:Q?LoRA|PEFT|adapters?|prompt tokens|zeroth-order)\b", re.I)
+# One branch per word, so the gate needs one of them (a group of words gives it no literal).
+_ADAPTER = Gated.compile(
+    r"\bQ?LoRA\b|\bPEFT\b|\badapters?\b|\bprompt tokens\b|\bzeroth-order\b", re.I
+)
 _ZERO3 = Gated.compile(r"\bZeRO-?3\b|\bZeRO stage 3\b|\bFSDP\b|\bfully sharded\b", re.I)
 _KERNEL_CUES = Gated.compile(
     r"\bkernels?\b|\bCUDA\b|\bGEMMs?\b|\bmicro-?benchmark\w*|\btensor cores?\b|\bTriton\b"
@@ -390,8 +443,12 @@ _OWN_KERNELS = Gated.compile(
 # A paper that generates, translates or verifies code: it reports rates of correct code, and
 # a timing word alone ("runtime testing") is no timed kernel.
 _CODE_ONLY = Gated.compile(
-    r"\b(?:generat\w*|translat\w*|verif\w*|synthes\w*) (?:[\w-]+ ){0,3}?(?:kernels?|code)\b"
-    r"|\b(?:kernel|code) generation\b|\bformal verification\b|\bpass@\d+"
+    # one branch per verb, so the gate needs one of them
+    "|".join(
+        rf"\b{verb}\w* (?:[\w-]+ ){{0,3}}?(?:kernels?|code)\b"
+        for verb in ("generat", "translat", "verif", "synthes")
+    )
+    + r"|\b(?:kernel|code) generation\b|\bformal verification\b|\bpass@\d+"
     r"|\bcompilation (?:success )?rates?\b|\bfunctional correctness\b",
     re.IGNORECASE,
 )
@@ -422,6 +479,19 @@ _MULTI_DEVICE = Gated.compile(
     re.IGNORECASE,
 )
 
+# Training spread over machines, said outright: "scalable training of ...", "distributed
+# training of a language model on H100 GPUs". With a device named and no count, the run is not
+# one device.
+_SCALED_TRAINING = Gated.compile(
+    # one branch per adjective, so the gate needs the adjective, not only "training"
+    "|".join(
+        rf"\b{adjective}\s+(?:(?:LLM|model|DNN|data-parallel)\s+)?(?:pre-?)?training\b"
+        for adjective in ("scalable", "distributed", "large-scale", "multi-node")
+    )
+    + r"|\btraining at scale\b",
+    re.IGNORECASE,
+)
+
 # A model cut into parts run on different machines: pipeline stages, shards across nodes.
 _STAGES = Gated.compile(
     r"\b(?:pipeline|model) stages?\b|\b(?:a|each|failing|one|every) stages?\b"
@@ -444,6 +514,7 @@ _MODULE_GATES = (
     _PER_MACHINE,
     _FIRST_PERSON,
     _BACKGROUND,
+    _OTHERS_TRAINED,
     _SIZE_WORDS,
     _TOKENS,
     _ADAPTER,
@@ -457,6 +528,7 @@ _MODULE_GATES = (
     _MULTI_DEVICE,
     _PARALLEL_WORK,
     _STAGES,
+    _SCALED_TRAINING,
 )
 
 # ---- results -------------------------------------------------------------------------------
@@ -534,6 +606,9 @@ class SizeMention:
     role: Literal["own", "neutral", "comparison", "background"] = "neutral"
     model: str | None = None
     experts_upper_bound: bool = False
+    # "11.3B activated parameters" with no total written: an MoE whose memory (its total) the
+    # text does not give, so the size sizes no memory estimate.
+    active_only: bool = False
 
 
 @dataclass
@@ -555,6 +630,7 @@ class TextFacts:
     parallel: bool = False  # tensor/pipeline/expert/hybrid parallelism: a model split over devices
     code_only: bool = False  # generates, translates or verifies code (rates of correct code)
     stages: bool = False  # the model is cut into stages or shards run on different machines
+    scaled_training: bool = False  # "scalable/distributed training", not in motivation
     tokens_b: float | None = None  # the most training tokens written, in billions
 
 
@@ -719,6 +795,16 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     if source == "abstract" and first_hits:  # a name is introduced by "we"/"this paper"
         first_hits = sorted([*first_hits, *_own_name_hits(text)])
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
+    if source == "abstract":
+        others = [m.start() for m in _OTHERS_TRAINED.finditer(text, lowered)]
+        if others:
+            cue_hits = sorted([*cue_hits, *others])
+            # Only where the sentence's subject is not the paper's own model (checked below).
+            others_set = set(others)
+        else:
+            others_set = set()
+    else:
+        others_set = set()
     out: list[Sentence] = []
     # A real abstract opens with motivation; a one- or two-sentence text (a test, a short
     # note) starts with its point.
@@ -732,6 +818,10 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
         first = at < len(first_hits) and first_hits[at] < end
         at = bisect.bisect_left(cue_hits, start)
         cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+        if cue_at in others_set and _OWN_SUBJECT.match(text, start):
+            # "The model was trained on ...": the paper's own; a later cue may still count.
+            at += 1
+            cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
         # The opening sentence of an abstract is motivation unless it speaks of "we".
         opening = i == 0 and opening_is_motivation
         background = source == "abstract" and not first and (opening or cue_at is not None)
@@ -1018,7 +1108,7 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
                 experts_upper_bound=upper_bound,
             )
         )
-        if after.lstrip().lower().startswith("active"):
+        if _ACTIVE_AFTER.match(after) or _ACTIVE_PAIR_AFTER.match(after):
             out[-1].active_b, out[-1].total_b = value, value  # paired below
     if removed:
         out = [s for s in out if id(s) not in removed]
@@ -1099,6 +1189,7 @@ def _pair_active_total(sizes: list[SizeMention], text: str) -> None:
             removed.add(id(active))
         else:
             active.active_b = None
+            active.active_only = True
     if removed:
         sizes[:] = [s for s in sizes if id(s) not in removed]
 
@@ -1238,6 +1329,10 @@ def extract(
     facts.measured = _MEASURED.search(both, both_lowered) is not None
     facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
     facts.parallel = _PARALLEL_WORK.search(both, both_lowered) is not None
+    facts.scaled_training = _SCALED_TRAINING.search(title, title_doc.lowered) is not None or any(
+        not abstract_doc.background(hit.start())
+        for hit in _SCALED_TRAINING.finditer(abstract, abstract_doc.lowered)
+    )
     if not (facts.parallel or facts.multi_device):
         # No work split over devices: "16 ranks" is a matrix rank, not 16 processes.
         facts.counts = [c for c in facts.counts if not _RANKS.search(c.span.quote)]
