@@ -127,6 +127,49 @@ def parts(paths: list[Path]) -> dict[str, float]:
     }
 
 
+def store_only(paths: list[Path], profile: bool) -> dict[str, float]:
+    """The importer alone: `import_files(workers=0)` (read, parse, store, full-text fill,
+    similar-index hook, checkpoint) with every paper's enrichment computed beforehand and handed
+    to the enricher as the workers would (`Enricher.prepare`), so the rules cost nothing.
+    CPU time (`time.process_time`) is the figure to compare on a loaded machine."""
+    from digest_tui.enrich.parallel import EnrichPool
+
+    texts = [(p.read_text(encoding="utf-8"), str(p)) for p in paths]
+    papers = [paper for text, origin in texts for paper in parse_page(text, origin).papers]
+    with tempfile.TemporaryDirectory(prefix="bench-store-only-") as tmp, digest_home(Path(tmp)):
+        library = open_library(AppContext())
+        enricher = library.enricher
+        assert enricher is not None
+        enricher.fingerprint  # noqa: B018
+        # Enrichment of every paper, computed in workers (not timed), then held as prepared.
+        pool = EnrichPool(enricher, 2)
+        with pool:
+            results = [item for f in pool.submit(papers) for item in f.result()]
+        enricher.prepare(results)
+        profiler = cProfile.Profile() if profile else None
+        wall, cpu = time.perf_counter(), time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        report = import_files(library, paths, workers=0)
+        if profiler is not None:
+            profiler.disable()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        library.conn.close()
+    if profiler is not None:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)
+        print(out.getvalue())
+    assert not report.warnings, report.warnings[:3]
+    n = report.new
+    return {
+        "papers": n,
+        "cpu_us_per_paper": round(cpu * 1e6 / n, 1),
+        "wall_us_per_paper": round(wall * 1e6 / n, 1),
+        "papers_per_cpu_s": round(n / cpu, 1),
+        "load_average": round(os.getloadavg()[0], 2),
+    }
+
+
 def big_page_file(megabytes: int, seed: int = DEFAULT_SEED) -> Path:
     """One Daily Papers page of about `megabytes` MB (every synthetic paper needed on one
     page), written once under bench/out/."""
@@ -325,6 +368,12 @@ def main() -> int:
         help="only: a library of --papers papers, the user's taxonomy edited, re-enrich "
         "(wall and CPU; set BENCH_REUSE_STALE=1 to reuse a cached library)",
     )
+    parser.add_argument(
+        "--store-only",
+        action="store_true",
+        help="only the importer with enrichment precomputed (parse + store + FTS fill): "
+        "CPU and wall per paper (with --profile: its cProfile)",
+    )
     parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.reenrich_after_taxonomy:
@@ -360,6 +409,15 @@ def main() -> int:
             f"full index build {sim['full_index_build_s']} s"
         )
         print(f"written {write_result(f'import-{args.papers}-similar', sim)}")
+        return 0
+    if args.store_only:
+        alone = store_only(paths, args.profile)
+        print(
+            f"importer alone (enrichment precomputed): {alone['cpu_us_per_paper']} us CPU, "
+            f"{alone['wall_us_per_paper']} us wall per paper ({alone['papers_per_cpu_s']:.0f} "
+            f"papers per CPU second); load average {alone['load_average']}"
+        )
+        print(f"written {write_result(f'import-{args.papers}-store-only', alone)}")
         return 0
     real = real_path(paths, args.profile, args.workers)
     real["workers"] = args.workers
