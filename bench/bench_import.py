@@ -18,6 +18,7 @@ import cProfile
 import io
 import os
 import pstats
+import resource
 import subprocess
 import sys
 import tempfile
@@ -57,10 +58,16 @@ def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> d
             profiler.enable()
         # (no `workers` argument unless given: the same script times older code too)
         options = {} if workers is None else {"workers": workers}
+
+        cpu = time.process_time()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         report = import_files(library, paths, **options)
         if profiler is not None:
             profiler.disable()
         imported = time.perf_counter()
+        importer_cpu = time.process_time() - cpu
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the workers, joined by now
+        workers_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
         rss = peak_rss_mb()
         again = import_files(library, paths)
         reimported = time.perf_counter()
@@ -80,6 +87,9 @@ def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> d
         "open_and_load_data_s": round(opened - started, 3),
         "import_s": round(imported - opened, 3),
         "papers_per_s": round(papers / (imported - opened), 1),
+        "import_cpu_importer_s": round(importer_cpu, 2),
+        "import_cpu_workers_s": round(workers_cpu, 2),
+        "load_average": round(os.getloadavg()[0], 2),
         "reimport_s": round(reimported - imported, 3),
         "reimport_papers_per_s": round(papers / (reimported - imported), 1),
         "reenrich_s": round(reenrich_s, 3),
@@ -301,7 +311,6 @@ def reenrich_after_taxonomy_edit(n: int, workers: int | None) -> dict[str, float
     """A library of n synthetic papers (bench/out's cache), the user's taxonomy edited, then
     `Library.reenrich()` as the next command or app start-up runs it: wall and CPU time (this
     process, and the enrichment workers once they have exited)."""
-    import resource
 
     from digest_tui.config import Paths
     from synthetic import build_library
@@ -425,7 +434,9 @@ def main() -> int:
         print(
             f"real path: {real['papers_per_s']:.0f} papers/s; re-import "
             f"{real['reimport_papers_per_s']:.0f}/s; re-enrich all "
-            f"{real['reenrich_papers_per_s']:.0f}/s; peak RSS {real['peak_rss_mb']} MB"
+            f"{real['reenrich_papers_per_s']:.0f}/s; peak RSS {real['peak_rss_mb']} MB\n"
+            f"import CPU: {real['import_cpu_importer_s']} s importer + "
+            f"{real['import_cpu_workers_s']} s workers; load average {real['load_average']}"
         )
         print(f"written {write_result(f'import-{args.papers}-real', {'real_path': real})}")
         return 0
