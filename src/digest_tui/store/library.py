@@ -1031,23 +1031,20 @@ _INSERT_SQL: dict[tuple[str, ...], str] = {}
 
 
 class _PaperKeys(NamedTuple):
-    """The keys `Library._find` looks an incoming paper up by."""
+    """The keys `Library._find` looks an incoming paper up by, and the same tagged by kind
+    (`tags`: "i" id or alias, "a" arXiv id, "t" title key) for set tests."""
 
     id: str
     arxiv: str | None
     title: str  # title_key
+    tags: tuple[str, ...]
 
     @classmethod
     def of(cls, paper: Paper) -> _PaperKeys:
         arxiv = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
-        return cls(paper.id, arxiv, title_key(paper.title))
-
-    @property
-    def tags(self) -> tuple[str, ...]:
-        """The keys tagged by kind: "i" id or alias, "a" arXiv id, "t" title key."""
-        if self.arxiv:
-            return ("i" + self.id, "a" + self.arxiv, "t" + self.title)
-        return ("i" + self.id, "t" + self.title)
+        key = title_key(paper.title)
+        tags = ("i" + paper.id, "t" + key) + (("a" + arxiv,) if arxiv else ())
+        return cls(paper.id, arxiv, key, tags)
 
 
 class _EnrichInput(NamedTuple):
