@@ -18,6 +18,7 @@ import cProfile
 import io
 import os
 import pstats
+import resource
 import subprocess
 import sys
 import tempfile
@@ -57,10 +58,16 @@ def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> d
             profiler.enable()
         # (no `workers` argument unless given: the same script times older code too)
         options = {} if workers is None else {"workers": workers}
+
+        cpu = time.process_time()
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         report = import_files(library, paths, **options)
         if profiler is not None:
             profiler.disable()
         imported = time.perf_counter()
+        importer_cpu = time.process_time() - cpu
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the workers, joined by now
+        workers_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
         rss = peak_rss_mb()
         again = import_files(library, paths)
         reimported = time.perf_counter()
@@ -80,6 +87,9 @@ def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> d
         "open_and_load_data_s": round(opened - started, 3),
         "import_s": round(imported - opened, 3),
         "papers_per_s": round(papers / (imported - opened), 1),
+        "import_cpu_importer_s": round(importer_cpu, 2),
+        "import_cpu_workers_s": round(workers_cpu, 2),
+        "load_average": round(os.getloadavg()[0], 2),
         "reimport_s": round(reimported - imported, 3),
         "reimport_papers_per_s": round(papers / (reimported - imported), 1),
         "reenrich_s": round(reenrich_s, 3),
@@ -124,6 +134,49 @@ def parts(paths: list[Path]) -> dict[str, float]:
         "enrich_us_per_paper": round(enrich_s * per, 1),
         "store_us_per_paper": round(store_s * per, 1),
         "store_without_enrichment_us_per_paper": round(bare_store_s * per, 1),
+    }
+
+
+def store_only(paths: list[Path], profile: bool) -> dict[str, float]:
+    """The importer alone: `import_files(workers=0)` (read, parse, store, full-text fill,
+    similar-index hook, checkpoint) with every paper's enrichment computed beforehand and handed
+    to the enricher as the workers would (`Enricher.prepare`), so the rules cost nothing.
+    CPU time (`time.process_time`) is the figure to compare on a loaded machine."""
+    from digest_tui.enrich.parallel import EnrichPool
+
+    texts = [(p.read_text(encoding="utf-8"), str(p)) for p in paths]
+    papers = [paper for text, origin in texts for paper in parse_page(text, origin).papers]
+    with tempfile.TemporaryDirectory(prefix="bench-store-only-") as tmp, digest_home(Path(tmp)):
+        library = open_library(AppContext())
+        enricher = library.enricher
+        assert enricher is not None
+        enricher.fingerprint  # noqa: B018
+        # Enrichment of every paper, computed in workers (not timed), then held as prepared.
+        pool = EnrichPool(enricher, 2)
+        with pool:
+            results = [item for f in pool.submit(papers) for item in f.result()]
+        enricher.prepare(results)
+        profiler = cProfile.Profile() if profile else None
+        wall, cpu = time.perf_counter(), time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        report = import_files(library, paths, workers=0)
+        if profiler is not None:
+            profiler.disable()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        library.conn.close()
+    if profiler is not None:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)
+        print(out.getvalue())
+    assert not report.warnings, report.warnings[:3]
+    n = report.new
+    return {
+        "papers": n,
+        "cpu_us_per_paper": round(cpu * 1e6 / n, 1),
+        "wall_us_per_paper": round(wall * 1e6 / n, 1),
+        "papers_per_cpu_s": round(n / cpu, 1),
+        "load_average": round(os.getloadavg()[0], 2),
     }
 
 
@@ -258,7 +311,6 @@ def reenrich_after_taxonomy_edit(n: int, workers: int | None) -> dict[str, float
     """A library of n synthetic papers (bench/out's cache), the user's taxonomy edited, then
     `Library.reenrich()` as the next command or app start-up runs it: wall and CPU time (this
     process, and the enrichment workers once they have exited)."""
-    import resource
 
     from digest_tui.config import Paths
     from synthetic import build_library
@@ -325,6 +377,12 @@ def main() -> int:
         help="only: a library of --papers papers, the user's taxonomy edited, re-enrich "
         "(wall and CPU; set BENCH_REUSE_STALE=1 to reuse a cached library)",
     )
+    parser.add_argument(
+        "--store-only",
+        action="store_true",
+        help="only the importer with enrichment precomputed (parse + store + FTS fill): "
+        "CPU and wall per paper (with --profile: its cProfile)",
+    )
     parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.reenrich_after_taxonomy:
@@ -361,13 +419,24 @@ def main() -> int:
         )
         print(f"written {write_result(f'import-{args.papers}-similar', sim)}")
         return 0
+    if args.store_only:
+        alone = store_only(paths, args.profile)
+        print(
+            f"importer alone (enrichment precomputed): {alone['cpu_us_per_paper']} us CPU, "
+            f"{alone['wall_us_per_paper']} us wall per paper ({alone['papers_per_cpu_s']:.0f} "
+            f"papers per CPU second); load average {alone['load_average']}"
+        )
+        print(f"written {write_result(f'import-{args.papers}-store-only', alone)}")
+        return 0
     real = real_path(paths, args.profile, args.workers)
     real["workers"] = args.workers
     if args.real_only:
         print(
             f"real path: {real['papers_per_s']:.0f} papers/s; re-import "
             f"{real['reimport_papers_per_s']:.0f}/s; re-enrich all "
-            f"{real['reenrich_papers_per_s']:.0f}/s; peak RSS {real['peak_rss_mb']} MB"
+            f"{real['reenrich_papers_per_s']:.0f}/s; peak RSS {real['peak_rss_mb']} MB\n"
+            f"import CPU: {real['import_cpu_importer_s']} s importer + "
+            f"{real['import_cpu_workers_s']} s workers; load average {real['load_average']}"
         )
         print(f"written {write_result(f'import-{args.papers}-real', {'real_path': real})}")
         return 0

@@ -7,6 +7,7 @@ sample digests, and that papers enriched with older data are enriched again.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
@@ -59,6 +60,13 @@ GROUP_PAPERS = 1000
 PARALLEL_BYTES = 3_000_000
 
 
+# Groups submitted to the workers ahead of the one being stored. With one ahead (before), the
+# workers finished it while the writer stored and then waited for the writer to read and submit
+# the next: two keep a group queued behind the one they enrich, so neither side waits on the
+# other's turn (at the cost of holding three parsed groups, ~3,000 papers, ~6 MB).
+AHEAD = 2
+
+
 # A page file larger than this is streamed (hf_page.stream_page): read twice, a chunk of
 # papers at a time, never held whole; a real day's page is ~100 kB.
 STREAM_BYTES = 16 * 1024 * 1024
@@ -94,15 +102,17 @@ def import_files(
     total = ImportReport()
     pool = _pool(library, paths, workers)
     with pool if pool is not None else nullcontext():
-        pending: tuple[list[_Input], list[Future] | None] | None = None
+        # Groups read and handed to the workers, not stored yet: with workers, AHEAD of them
+        # are in the workers' queue while the writer stores the oldest (see AHEAD).
+        pending: deque[tuple[list[_Input], list[Future] | None]] = deque()
         for group in _groups(paths, year):
             papers = [p for item in group if item.parsed is not None for p in item.parsed.papers]
             handle = pool.submit(library.needing_enrichment(papers)) if pool is not None else None
-            if pending is not None:
-                _store(library, pool, *pending, replace, on_file, total)
-            pending = (group, handle)
-        if pending is not None:
-            _store(library, pool, *pending, replace, on_file, total)
+            pending.append((group, handle))
+            if len(pending) > (AHEAD if pool is not None else 0):
+                _store(library, pool, *pending.popleft(), replace, on_file, total)
+        while pending:
+            _store(library, pool, *pending.popleft(), replace, on_file, total)
     refresh_similar_after_import(library)
     library.checkpoint()  # the imported papers into library.sqlite3 itself, not only its log
     return total
@@ -212,16 +222,17 @@ def _store_stream(
         if pool is None:
             yield from stream.papers()
             return
-        pending: tuple[list[Paper], list[Future]] | None = None
+        pending: deque[tuple[list[Paper], list[Future]]] = deque()
         for chunk in stream.papers():
-            handle = pool.submit(library.needing_enrichment(chunk))
-            if pending is not None:
-                pool.collect(pending[1])
-                yield pending[0]
-            pending = (chunk, handle)
-        if pending is not None:
-            pool.collect(pending[1])
-            yield pending[0]
+            pending.append((chunk, pool.submit(library.needing_enrichment(chunk))))
+            if len(pending) > AHEAD:
+                papers, handle = pending.popleft()
+                pool.collect(handle)
+                yield papers
+        while pending:
+            papers, handle = pending.popleft()
+            pool.collect(handle)
+            yield papers
 
     try:
         return library.import_chunks(

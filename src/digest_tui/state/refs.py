@@ -45,7 +45,8 @@ def resolve_ref(conn: sqlite3.Connection, ref: PaperRef) -> int | None:
     return None
 
 
-def _any_pending(conn: sqlite3.Connection) -> bool:
+def any_pending(conn: sqlite3.Connection) -> bool:
+    """Whether any op waits for its paper (the import asks once per batch, not per paper)."""
     # Two probes, each answered by the first entry of a partial index.
     return any(
         conn.execute(
@@ -61,7 +62,7 @@ def attach_pending(conn: sqlite3.Connection, rowid: int) -> int:
     Runs inside the caller's transaction (the import). Costs one indexed probe when nothing
     is waiting.
     """
-    if not _any_pending(conn):
+    if not any_pending(conn):
         return 0
     paper = conn.execute(
         "SELECT id, arxiv_id, title_key FROM papers WHERE rowid = ?", (rowid,)

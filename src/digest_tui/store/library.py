@@ -108,6 +108,13 @@ def attach_pending(conn: sqlite3.Connection, rowid: int) -> int:
     return attach(conn, rowid)
 
 
+def any_pending(conn: sqlite3.Connection) -> bool:
+    """state.refs.any_pending, imported when an import starts (see attach_pending)."""
+    from digest_tui.state.refs import any_pending as pending
+
+    return pending(conn)
+
+
 class ListRow(NamedTuple):
     """What the paper list needs per row: a tuple, so 100,000 of them build and stay cheap
     (a frozen dataclass cost 6x more to build, bench_search)."""
@@ -140,14 +147,20 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
+# One encoder for the list columns (`json.dumps` with options builds a new one per call); the
+# same text `json.dumps(value, ensure_ascii=False)` gives.
+_encode_list = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _paper_columns(paper: Paper) -> dict[str, Any]:
-    data = paper.model_dump()
-    row = {name: data[name] for name in _SOURCE_FIELDS}
+    # Attribute reads, not `model_dump` (which copies every field of the model: ~15 us a
+    # paper of the importer's ~200).
+    row = {name: getattr(paper, name) for name in _SOURCE_FIELDS}
     row["published"] = paper.published.isoformat() if paper.published else None
     row["published_year_inferred"] = int(paper.published_year_inferred)
     row["withdrawn"] = int(paper.withdrawn)
     for name in _JSON_LIST_FIELDS:
-        row[name] = json.dumps(data[name], ensure_ascii=False)
+        row[name] = _encode_list(row[name])
     row["arxiv_id"] = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
     return row
 
@@ -265,6 +278,9 @@ class Library:
             if self.enricher is None:  # papers stored unenriched: `has_stale` must look again
                 self.conn.execute("DELETE FROM meta WHERE key = ?", (_ENRICHED_FP,))
             rowids: list[tuple[int, int | None]] = []
+            # Ops only ever stop waiting during an import (attach_pending), so when none wait
+            # at its start none will: one probe per import instead of two per new paper.
+            pending_ops = any_pending(self.conn)
             for chunk in chunks:
                 papers = []
                 for paper in chunk:
@@ -276,12 +292,7 @@ class Library:
                 # worth the DDL.
                 bulk = fts_filled_at_end(self.conn) if len(papers) >= _BULK_FTS_MIN else None
                 with bulk or nullcontext():
-                    for paper, source in zip(papers, chunk, strict=True):
-                        rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
-                        setattr(report, outcome, getattr(report, outcome) + 1)
-                        rowids.append((rowid, paper.upvotes))
-                        if paper.id != source.id:
-                            self._keep_alias(source.id, rowid)
+                    self._store_chunk(papers, chunk, day, replace, report, rowids, pending_ops)
             report.warnings[:0] = warnings  # the source's warnings first, as they were found
             self._store_digest(digest, rowids, content_hash, replace, report.warnings)
         return report
@@ -332,6 +343,93 @@ class Library:
                     break
         return row
 
+    def _store_chunk(
+        self,
+        papers: Sequence[Paper],
+        sources: Sequence[Paper],
+        day: str,
+        replace: bool,
+        report: ImportReport,
+        rowids: list[tuple[int, int | None]],
+        pending_ops: bool,
+    ) -> None:
+        """Store a chunk of papers (capped, with catalog ids: `papers`; as the source gave
+        them: `sources`), appending (rowid, upvotes) to `rowids`.
+
+        A paper none of whose keys (id, arXiv id, title key) is stored, nor was named by an
+        earlier paper of the chunk, is new: it is inserted without the four lookups of `_find`
+        (the stored keys of the whole chunk are read in four queries), and its topics are
+        written with the others of the chunk in one statement. Any other paper takes the
+        general path (`_upsert_paper`), exactly as before."""
+        keys = [_PaperKeys.of(paper) for paper in papers]
+        stored = self._stored_keys(keys)
+        named: set[str] = set()  # keys of the papers handled so far in this chunk
+        topics: list[tuple[str, int]] = []
+        added_at = _now()
+        for paper, source, key in zip(papers, sources, keys, strict=True):
+            if stored.isdisjoint(key.tags) and named.isdisjoint(key.tags):
+                incoming = _paper_columns(paper)
+                rowid, new_topics = self._insert_paper(paper, incoming, key.title, day, added_at)
+                topics.extend((topic, rowid) for topic in new_topics)
+                if pending_ops:
+                    self._write_topics(topics)
+                    attach_pending(self.conn, rowid)  # user state synced before the paper
+                outcome = "new"
+            else:
+                self._write_topics(topics)  # the general path may read or rewrite them
+                rowid, outcome = self._upsert_paper(paper, day, replace, report.warnings)
+            named.update(key.tags)
+            named.add("i" + source.id)
+            setattr(report, outcome, getattr(report, outcome) + 1)
+            rowids.append((rowid, paper.upvotes))
+            if paper.id != source.id:
+                self._keep_alias(source.id, rowid)
+        self._write_topics(topics)
+
+    def _stored_keys(self, keys: Sequence[_PaperKeys]) -> set[str]:
+        """Which of the chunk's keys name a stored paper (tagged as in `_PaperKeys.tags`): by
+        id or alias ("i"), arXiv id ("a"), title key ("t"), as `_find` looks them up."""
+        found: set[str] = set()
+        queries = (
+            ("i", "SELECT id FROM papers WHERE id IN ({})", [k.id for k in keys]),
+            ("i", "SELECT alias FROM paper_aliases WHERE alias IN ({})", [k.id for k in keys]),
+            ("a", "SELECT arxiv_id FROM papers WHERE arxiv_id IN ({})", [k.arxiv for k in keys]),
+            ("t", "SELECT title_key FROM papers WHERE title_key IN ({})", [k.title for k in keys]),
+        )
+        for tag, sql, values in queries:
+            wanted = list(dict.fromkeys(v for v in values if v))
+            for start in range(0, len(wanted), 500):
+                part = wanted[start : start + 500]
+                marks = ",".join("?" * len(part))
+                found.update(tag + row[0] for row in self.conn.execute(sql.format(marks), part))
+        return found
+
+    def _write_topics(self, topics: list[tuple[str, int]]) -> None:
+        """Insert the (topic, rowid) rows of new papers, and empty the list."""
+        if topics:
+            self.conn.executemany(
+                "INSERT INTO paper_topics (topic, paper_rowid) VALUES (?, ?)", topics
+            )
+            topics.clear()
+
+    def _insert_paper(
+        self, paper: Paper, incoming: dict[str, Any], key: str, day: str, added_at: str
+    ) -> tuple[int, list[str]]:
+        """Insert a paper not stored yet, enriched; return its rowid and its topics, which the
+        caller writes (the rowid is new: no topic rows name it yet)."""
+        columns = incoming
+        columns.update(id=paper.id, title_key=key, first_seen=day, last_seen=day)
+        columns["added_at"] = added_at
+        columns.update(self._enrichment_columns(paper, []))
+        names = tuple(columns)
+        sql = _INSERT_SQL.get(names)
+        if sql is None:
+            sql = _INSERT_SQL[names] = (
+                f"INSERT INTO papers ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+            )
+        cursor = self.conn.execute(sql, tuple(columns.values()))
+        return int(cursor.lastrowid or 0), json.loads(columns["topics"])
+
     def _upsert_paper(
         self,
         paper: Paper,
@@ -343,22 +441,9 @@ class Library:
         incoming = _paper_columns(paper)
         existing = self._find(paper)
         if existing is None:
-            columns = dict(incoming)
-            columns.update(
-                id=paper.id,
-                title_key=title_key(paper.title),
-                first_seen=day,
-                last_seen=day,
-                added_at=_now(),
-            )
-            columns.update(self._enrichment_columns(paper, []))
-            names = ", ".join(columns)
-            marks = ", ".join("?" for _ in columns)
-            cursor = conn.execute(
-                f"INSERT INTO papers ({names}) VALUES ({marks})", tuple(columns.values())
-            )
-            rowid = int(cursor.lastrowid or 0)
-            self._store_topics(rowid, json.loads(columns["topics"]))
+            key = title_key(paper.title)
+            rowid, topics = self._insert_paper(paper, incoming, key, day, _now())
+            self._store_topics(rowid, topics)
             attach_pending(conn, rowid)  # user state synced before the paper arrived
             return rowid, "new"
 
@@ -979,6 +1064,27 @@ class Library:
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+
+# INSERT statements by their column names (the same few every import).
+_INSERT_SQL: dict[tuple[str, ...], str] = {}
+
+
+class _PaperKeys(NamedTuple):
+    """The keys `Library._find` looks an incoming paper up by, and the same tagged by kind
+    (`tags`: "i" id or alias, "a" arXiv id, "t" title key) for set tests."""
+
+    id: str
+    arxiv: str | None
+    title: str  # title_key
+    tags: tuple[str, ...]
+
+    @classmethod
+    def of(cls, paper: Paper) -> _PaperKeys:
+        arxiv = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
+        key = title_key(paper.title)
+        tags = ("i" + paper.id, "t" + key) + (("a" + arxiv,) if arxiv else ())
+        return cls(paper.id, arxiv, key, tags)
 
 
 class _EnrichInput(NamedTuple):
