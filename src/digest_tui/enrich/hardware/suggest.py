@@ -245,6 +245,10 @@ def suggest_hardware(
         # states no setup of its own (a count next to a device, a named device).
         study = _simulated(abstract or "")
     if study is None and not tested_on and not _states_setup(facts):
+        # Results from a model of the hardware ("our high-fidelity simulations show",
+        # "evaluated on TPUv6e-like hardware"): nothing the reader can rent to rerun.
+        study = _modelled(abstract or "")
+    if study is None and not tested_on and not _states_setup(facts):
         # An energy or power measurement study is about the meter, not a machine to rerun,
         # unless it writes its rig down ("on 4 A100 GPUs", "an H100").
         study = _energy_study(title or "", abstract or "")
@@ -307,6 +311,18 @@ _STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:comprehensive |extensive )?simulation results (?:will )?(?:show|demonstrate)\b"
             r"|\bvalidated? (?:\w+ ){0,3}via (?:\w+-based )?(?:discrete-event )?simulation\b",
+            re.I,
+        ),
+    ),
+    # The paper's contribution is a simulator ("we introduce X, a GPU-based training
+    # simulator"): the clusters it simulates are its subject, not a setup to rerun.
+    (
+        "a simulation study",
+        ("simulator",),
+        re.compile(
+            r"\b(?:we (?:introduce|present|propose|build|develop|design)|this (?:paper|work) "
+            r"(?:introduces|presents|proposes))\s+(?:[\w-]+,\s+)?(?:a |an )(?:[\w-]+ ){0,4}?"
+            r"simulators?\b",
             re.I,
         ),
     ),
@@ -388,6 +404,26 @@ _TRACE_REPLAYED = re.compile(
 )
 
 
+# Results that come from a model of the hardware: "our high-fidelity simulations show", "a
+# cycle-level model", "on TPUv6e-like hardware" / "TPU-like architectures" (a design that does
+# not exist as a product).
+_MODELLED = re.compile(
+    r"\b(?:high-fidelity|detailed|analytical) simulations?\b"
+    r"|\b[\w.]+-like (?:hardware|architectures?|accelerators?|chips?)\b",
+    re.I,
+)
+
+
+def _modelled(abstract: str) -> str | None:
+    head = abstract[:4000]
+    lower = head.lower()
+    if ("simulation" in lower or "-like" in lower) and _MODELLED.search(head):
+        if _REAL_RUN.search(head):
+            return None
+        return "results from modelled hardware"
+    return None
+
+
 def _simulated(abstract: str) -> str | None:
     head = abstract[:4000]
     lower = head.lower()
@@ -453,6 +489,10 @@ def _study_kind(title: str, abstract: str) -> str | None:
         if any(g in lower for g in guards) and pattern.search(head):
             return kind
     return None
+
+
+_INTRA_NODE = re.compile(r"\bintra-?node\b", re.I)
+_SMALL_DEVICES = re.compile(r"\bmemory-constrained devices\b", re.I)
 
 
 class _Builder:
@@ -605,10 +645,25 @@ class _Builder:
 
         if spans := qualified("edge"):
             return "edge", spans
+        if self.facts.memory_budget and (
+            spans := [
+                c.span for c in by_scale.get("edge", []) if _SMALL_DEVICES.search(c.span.quote)
+            ]
+        ):
+            # "Serving MoE models on memory-constrained devices ... with tunable memory
+            # budgets": the budget makes the weak phrase the paper's own setting.
+            return "edge", spans
         for scale in ("multi-node", "single-node", "single-device"):
             if spans := qualified(scale):
                 return scale, spans  # type: ignore[return-value]
         return "unknown", []
+
+    def _intra_node(self) -> list[Span]:
+        """The paper's own statement that its work stays inside one node ("intra-node
+        parallelism"), outside motivation and related work."""
+        return [
+            c.span for c in self.facts.cues if not c.background and _INTRA_NODE.search(c.span.quote)
+        ]
 
     def _distributed_setting(self) -> tuple[Scale | None, list[Span]]:
         """A strong multi-node wording, also in the opening sentence, with the model split
@@ -821,6 +876,15 @@ class _Builder:
                     # Pre-training a model on trillions of tokens: the memory would fit, the
                     # compute needs more than a node for a month (see _beyond_one_node).
                     target = _Setup("", None, "multi-node", "cue", [size.span])
+                    confidence = "low"
+                if (
+                    target is not None
+                    and target.scale == "multi-node"
+                    and (intra := self._intra_node())
+                ):
+                    # "Intra-node parallelization schemes" of a 405B model: the paper states
+                    # its setup is one node, so the estimate may not size it past one.
+                    target = _Setup(target.device, None, "single-node", "cue", intra)
                     confidence = "low"
                 if target is not None and target.scale == "single-device" and self.facts.parallel:
                     # The text splits the model over devices (tensor, expert or pipeline

@@ -165,6 +165,17 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         "edge",
         False,
     ),
+    # Accelerators built for the edge, named by where they sit rather than by a product:
+    # "edge-side SIMT accelerators", "edge AI accelerators", "edge NPUs".
+    (
+        r"\bedge(?:-side| AI)? (?:[\w-]+ )?(?:accelerators?|NPUs?|SoCs?|AI chips?)\b",
+        "edge",
+        True,
+    ),
+    # "memory-constrained devices": a device with little memory (phone / Jetson class); weak,
+    # and it qualifies alone when the paper also works to a memory budget (suggest.py). Said
+    # of GPUs or hardware, the memory limit is one GPU's (below).
+    (r"\bmemory-constrained devices\b", "edge", False),
     (
         r"\bresource-(?:constrained|limited) devices\b|\blaptops?\b|\biGPUs?\b|\bmobile\b",
         "edge",
@@ -310,12 +321,22 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (
         r"\b(?:CPU|host)[- ](?:memory )?offload\w*|\boffload\w* (?:[\w-]+ ){0,4}?"
         r"(?:to|into|onto) (?:the )?(?:CPU|host|SSDs?|NVMe|disk)\b|\bCPU[-\u2013]GPU (?:transfers?"
-        r"|co-?execution|hybrid|offloading)\b|\bmemory-constrained (?:devices?|hardware|GPUs?"
+        r"|co-?execution|hybrid|offloading)\b|\bmemory-constrained (?:device|hardware|GPUs?"
         r"|settings?|environments?)\b",
         "single-device",
         False,
     ),
     (r"\b\d+(?:\.\d+)?\s?GB (?:of )?(?:VRAM|GPU memory)\b", "single-device", True),
+    # A model or batch sized against one GPU's memory: "networks larger than (the allotted) GPU
+    # memory" trained by streaming, "replicas within one GPU's memory". Strong, but any
+    # multi-GPU cue (a higher scale) still wins over it.
+    (
+        r"\b(?:larger|bigger) than (?:the )?(?:allotted |available |physical |single )?"
+        r"(?:GPU|device) memory\b|\bwithin (?:one|a single|a) GPU's (?:[\w-]+ )?memory\b"
+        r"|\b(?:in|into|within) the memory of (?:one|a single) GPU\b",
+        "single-device",
+        True,
+    ),
     # Describes the technique (work inside one GPU), not the setup: weak.
     (r"\bintra-GPU\b|\bwithin a single (?:GPU|device)\b", "single-device", False),
 ]
@@ -417,7 +438,12 @@ _KERNEL_CUES = Gated.compile(
     r"\bkernels?\b|\bCUDA\b|\bGEMMs?\b|\bmicro-?benchmark\w*|\btensor cores?\b|\bTriton\b"
     r"|\bPTX\b|\bSASS\b|\bassembly\b|\bSpM[VM]\b|\bGPU-(?:optimized|accelerated)\b"
     # tensor-program tuning (Ansor/TVM-style) measures candidate programs on the device
-    r"|\btensor programs?\b",
+    r"|\btensor programs?\b"
+    # a deep-learning compiler generates the kernels it times: "DL compilers", "cuDNN",
+    # "loop transformations", "tile-based", "an implementation of X (Y) on GPUs"
+    r"|\b(?:DL|DNN|deep learning|tensor|ML|AI) compil(?:ers?|ation)\b|\bcuDNN\b|\bCUTLASS\b"
+    r"|\bloop (?:transformations?|optimi[sz]ations?)\b|\btile-(?:based|level|graph)\b"
+    r"|\bimplementation of (?:[\w-]+ |\([\w-]+\) ){0,4}on GPUs\b",
     re.IGNORECASE,
 )
 # The convolution filter sense of "kernel": its size and stride.
@@ -453,10 +479,15 @@ _CODE_ONLY = Gated.compile(
     re.IGNORECASE,
 )
 
+# A memory budget the method works to: with "memory-constrained devices", a small device.
+_MEMORY_BUDGET = Gated.compile(r"\bmemory budgets?\b", re.IGNORECASE)
+
 # A measured result: a kernel paper that reports one timed its kernels on a device.
 _MEASURED = Gated.compile(
     r"\bspeed-?ups?\b|\bfaster\b|\blatency\b|\bthroughput\b|\bTFLOPS\b|\bFLOP/s\b"
     r"|\boutperform\w*|\bexecution (?:time|speed|performance)s?\b|\baccelerations?\b"
+    # "beats cuDNN by 1.5x": a ratio over a baseline is a timed result too
+    r"|\bbeat(?:s|ing)? (?:[\w-]+ ){1,3}?by \d+(?:\.\d+)?\s?(?:x|×|%)"
     r"|\bruntime\b(?! (?:testing|tests?|verification|checks?|checking|errors?|bugs?))"
     # Experiments on devices, or operators a compiler optimises, are timed runs too: "we
     # conduct experiments on commonly-used devices", "optimizing individual Triton operators".
@@ -629,6 +660,7 @@ class TextFacts:
     multi_device: bool = False  # the work spans devices (communication, distributed, multi-GPU)
     parallel: bool = False  # tensor/pipeline/expert/hybrid parallelism: a model split over devices
     code_only: bool = False  # generates, translates or verifies code (rates of correct code)
+    memory_budget: bool = False  # works to a stated memory budget ("tunable memory budgets")
     stages: bool = False  # the model is cut into stages or shards run on different machines
     scaled_training: bool = False  # "scalable/distributed training", not in motivation
     tokens_b: float | None = None  # the most training tokens written, in billions
@@ -1325,6 +1357,7 @@ def extract(
         )
     )
     facts.code_only = _CODE_ONLY.search(both, both_lowered) is not None
+    facts.memory_budget = _MEMORY_BUDGET.search(both, both_lowered) is not None
     facts.stages = _STAGES.search(both, both_lowered) is not None
     facts.measured = _MEASURED.search(both, both_lowered) is not None
     facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
