@@ -1,7 +1,7 @@
 """Evaluate the hardware-target suggestion on the development and test splits, and time it.
 
     .venv/bin/python bench/eval_hardware.py
-        [--split dev|test|test2|test3|test4|test5|test6|both|all]
+        [--split dev|test|test2|test3|test4|test5|test6|test7|both|all]
         [--json] [--config-dir DIR] [--rounds N]
 
 Per split: recall and precision of the devices the text names, scale agreement (overall, on

@@ -1,6 +1,7 @@
 """Evaluate the topic classifier on the development and test splits, and time it.
 
-    .venv/bin/python bench/eval_topics.py [--split dev|test|test2|test3|test4|test5|test6|both|all]
+    .venv/bin/python bench/eval_topics.py
+        [--split dev|test|test2|test3|test4|test5|test6|test7|both|all]
                                           [--json] [--config-dir DIR] [--no-evidence] [--rounds N]
 
 Per split: per-topic precision/recall/F1, micro-F1, the share of papers exactly right, and the
