@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/eval_topics.py
         [--split dev|test|test2|test3|test4|test5|test6|test7|both|all]
-                                          [--json] [--config-dir DIR] [--no-evidence] [--rounds N]
+        [--json] [--config-dir DIR] [--no-evidence] [--rounds N]
 
 Per split: per-topic precision/recall/F1, micro-F1, the share of papers exactly right, and the
 papers that are wrong (with the evidence behind each wrong or missing topic); with both splits,
