@@ -141,7 +141,16 @@ def _interrupt_when_connected(args: list[str], env: dict[str, str], server) -> t
             time.sleep(0.05)
         assert server.connections, "the command never reached the server"
         child.send_signal(signal.SIGINT)
-        _out, err = child.communicate(timeout=20)
+        try:
+            _out, err = child.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            # Still running 20 s after Ctrl-C: a hang. SIGABRT makes faulthandler
+            # (PYTHONFAULTHANDLER, set by _env) print every thread's stack, so the failure
+            # says where it hangs.
+            child.send_signal(signal.SIGABRT)
+            _out, err = child.communicate(timeout=20)
+            stacks = err[-6000:]
+            raise AssertionError(f"hung 20 s after Ctrl-C; its threads:\n{stacks}") from None
     finally:
         if child.poll() is None:
             child.kill()
@@ -151,7 +160,7 @@ def _interrupt_when_connected(args: list[str], env: dict[str, str], server) -> t
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    env.update(DIGEST_TUI_HOME=str(home), **extra)
+    env.update(DIGEST_TUI_HOME=str(home), PYTHONFAULTHANDLER="1", **extra)
     return env
 
 
