@@ -125,6 +125,10 @@ def test_webdav_answer_is_capped():
 # ---- Ctrl-C -----------------------------------------------------------------------------
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_when_connected(args: list[str], env: dict[str, str], server) -> tuple[int, str]:
     child = subprocess.Popen(
         [sys.executable, "-m", "digest_tui", *args],
@@ -132,6 +136,10 @@ def _interrupt_when_connected(args: list[str], env: dict[str, str], server) -> t
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As a terminal would start it. A runner started in the background by a shell without
+        # job control ignores SIGINT, the child inherits that, and Python then installs no
+        # KeyboardInterrupt handler: the command could never see the Ctrl-C sent below.
+        preexec_fn=_default_sigint,
     )
     try:
         # The request is in flight once the server has the connection.
