@@ -52,7 +52,6 @@ def test_word_start_literal_must_begin_a_word() -> None:
 def test_the_pipeline_scans_each_text_once_for_both_classifiers() -> None:
     enricher = Enricher(None)
     scanner = enricher.scanner
-    assert scanner.serves(*enricher.taxonomy.literals)
     assert scanner.serves(matchers(enricher.hardware_catalog).literals, frozenset())
 
     scanned: list[str] = []
@@ -74,20 +73,6 @@ def test_the_pipeline_scans_each_text_once_for_both_classifiers() -> None:
     assert result.hardware is not None and result.hardware["device_counts"] == {"h100": 8}
     # Title and abstract, each once: the hardware extractor reused the topic classifier's scan.
     assert sorted(scanned) == sorted({paper.title.lower(), paper.abstract.lower()})
-
-
-def test_the_topic_classifier_needs_no_literals_from_a_shared_scan() -> None:
-    """The topic matcher splits the text itself (issue 12): a shared scanner, whatever it
-    knows, changes nothing."""
-    enricher = Enricher(None)
-    bare = LiteralScanner(["gpu"])
-    taxonomy = enricher.taxonomy
-    assert taxonomy.literals == (frozenset(), frozenset())
-    from digest_tui.enrich.topics.classifier import classify
-
-    text = "We write fused CUDA kernels for the GPU."
-    assert classify(taxonomy, "", text, scanner=bare) == classify(taxonomy, "", text)
-    assert classify(taxonomy, "", text).topics == ["kernels"]
 
 
 def test_serves_keeps_its_answer_per_pair_of_sets_and_never_mixes_them():

@@ -21,7 +21,6 @@ from typing import Any
 
 import yaml
 
-from digest_tui.enrich.literal_scan import LiteralScanner
 from digest_tui.enrich.topics.classifier import _fields, classify, explain
 from digest_tui.enrich.topics.matching import PatternIndex, _Compiled
 from digest_tui.enrich.topics.schema import Scoring, TopicDef
@@ -199,15 +198,6 @@ def test_a_user_taxonomy_with_wild_and_case_sensitive_patterns_finds_as_the_slow
         ("v", "pre-training PRE TRAINING GPUs gpus GPU; xz xzab yzabc xzabcd; c++ c+", "", []),
     ]
     assert assert_finds_as_slow_path(taxonomy, texts) >= 8
-
-
-def test_a_scanner_passed_in_changes_nothing() -> None:
-    taxonomy = load_taxonomy(None)
-    shared = LiteralScanner({"a100", "h100", "kernel"}, {"rtx", "a100-sxm", "moe"})
-    for _, title, abstract, keywords in reference_papers()[:300]:
-        assert classify(taxonomy, title, abstract, keywords, scanner=shared) == classify(
-            taxonomy, title, abstract, keywords
-        )
 
 
 def write_reference() -> None:

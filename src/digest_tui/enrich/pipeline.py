@@ -234,14 +234,11 @@ class Enricher:
 
     @cached_property
     def scanner(self):  # type: ignore[no-untyped-def]
-        """One literal scanner for the taxonomy's and the hardware catalog's patterns: each
-        text of a paper is scanned once for both classifiers (enrich/literal_scan.py)."""
+        """The literal scanner of the hardware catalog's patterns (enrich/literal_scan.py)."""
         from digest_tui.enrich.hardware.text import matchers
         from digest_tui.enrich.literal_scan import LiteralScanner
 
-        substrings, word_starts = self.taxonomy.literals
-        hardware = matchers(self.hardware_catalog).literals
-        return LiteralScanner(substrings | hardware, word_starts)
+        return LiteralScanner(matchers(self.hardware_catalog).literals)
 
     @cached_property
     def component_fingerprints(self) -> dict[str, str]:
@@ -307,10 +304,7 @@ class Enricher:
         fields: dict[str, Any] = {}
         topics = stored_topics or []
         if TOPICS in components:
-            # The shared scanner when the hardware rules run on this text too (one pass for
-            # both); otherwise the taxonomy's own, which knows only the topics' literals.
-            shared = HARDWARE in components or "scanner" in self.__dict__
-            topic_result = self._classify(paper, self.scanner if shared else None)
+            topic_result = self._classify(paper)
             topics = list(topic_result.topics)
             fields["topics"] = topics
             fields["topic_evidence"] = {
@@ -328,10 +322,10 @@ class Enricher:
             fields["hardware"] = self._hardware(paper, topics, entry)
         return fields
 
-    def _classify(self, paper: Paper, scanner: Any):  # type: ignore[no-untyped-def]
+    def _classify(self, paper: Paper):  # type: ignore[no-untyped-def]
         from digest_tui.enrich.topics.classifier import classify
 
-        return classify(self.taxonomy, paper.title, paper.abstract, paper.keywords, scanner=scanner)
+        return classify(self.taxonomy, paper.title, paper.abstract, paper.keywords)
 
     def _links(self, paper: Paper, extra_repos: list[Repo] | None, entry: Any) -> dict[str, Any]:
         from digest_tui.enrich.links import extract_links, repos_from_links

@@ -29,7 +29,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from digest_tui.enrich.literal_scan import LiteralScanner
 from digest_tui.enrich.topics.matching import FieldName, Hit, MatchField
 from digest_tui.enrich.topics.taxonomy import Taxonomy
 from digest_tui.models import TopicEvidence
@@ -113,12 +112,9 @@ def explain(
     title: str,
     abstract: str,
     keywords: Sequence[str] = (),
-    *,
-    scanner: LiteralScanner | None = None,
 ) -> dict[str, tuple[float, list[TopicEvidence]]]:
     """Every topic's score and evidence, including topics below their threshold (for the
-    evaluation report and for debugging a taxonomy). `scanner` is accepted for callers that
-    share one with the hardware extractor; the topic matcher reads the text itself."""
+    evaluation report and for debugging a taxonomy)."""
     judged = _judge(taxonomy, title, abstract, keywords)
     return {topic_id: (score, _evidence(hits)) for topic_id, (score, hits, _) in judged.items()}
 
@@ -152,8 +148,6 @@ def classify(
     title: str,
     abstract: str,
     keywords: Sequence[str] = (),
-    *,
-    scanner: LiteralScanner | None = None,
 ) -> TopicResult:
     """The topics a paper is in (in the taxonomy's display order) and the evidence for each.
 

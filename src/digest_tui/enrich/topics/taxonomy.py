@@ -52,13 +52,6 @@ class Taxonomy:
         self.fingerprint: str = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
     @property
-    def literals(self) -> tuple[frozenset[str], frozenset[str]]:
-        """The literals a shared `LiteralScanner` must know to serve this taxonomy: (substrings,
-        word starts). None: the topic matcher splits the text itself (`PatternIndex.find`), so
-        a scanner shared with the hardware extractor needs only the hardware's literals."""
-        return frozenset(), frozenset()
-
-    @property
     def ids(self) -> list[str]:
         return [t.id for t in self.topics]
 
