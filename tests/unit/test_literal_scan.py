@@ -1,4 +1,4 @@
-"""The shared literal scanner: exact against a brute-force search, and shared by the pipeline."""
+"""The literal scanner: exact against a brute-force search; one scan per text in the pipeline."""
 
 from __future__ import annotations
 
@@ -49,10 +49,9 @@ def test_word_start_literal_must_begin_a_word() -> None:
         LiteralScanner(word_starts=["-x"])
 
 
-def test_the_pipeline_scans_each_text_once_for_both_classifiers() -> None:
+def test_the_pipeline_scans_each_text_once() -> None:
     enricher = Enricher(None)
-    scanner = enricher.scanner
-    assert scanner.serves(matchers(enricher.hardware_catalog).literals, frozenset())
+    scanner = matchers(enricher.hardware_catalog).scanner
 
     scanned: list[str] = []
     original = scanner.scan
@@ -71,17 +70,5 @@ def test_the_pipeline_scans_each_text_once_for_both_classifiers() -> None:
     result = enricher.enrich(paper)
     assert result.topics == ["kernels", "moe"]
     assert result.hardware is not None and result.hardware["device_counts"] == {"h100": 8}
-    # Title and abstract, each once: the hardware extractor reused the topic classifier's scan.
+    # Title and abstract, each once: the joined text is worked out from their two scans.
     assert sorted(scanned) == sorted({paper.title.lower(), paper.abstract.lower()})
-
-
-def test_serves_keeps_its_answer_per_pair_of_sets_and_never_mixes_them():
-    scanner = LiteralScanner({"moe", "gpu"}, {"kernel"})
-    known, unknown, starts = frozenset({"moe"}), frozenset({"moe", "tpu"}), frozenset({"kernel"})
-    for _ in range(2):  # asked again: the kept answer, the same as the first
-        assert scanner.serves(known, starts)
-        assert not scanner.serves(unknown, starts)
-        assert not scanner.serves(known, frozenset({"kern"}))
-    # a new set object equal to a known one, or with the id of a freed one, is worked out anew
-    assert scanner.serves(frozenset({"gpu"}), frozenset())
-    assert not scanner.serves(frozenset({"h100"}), frozenset())

@@ -1,15 +1,18 @@
-"""One pass over a text that finds every trigger literal of the topic and hardware patterns.
+"""One pass over a text that finds the trigger literals of a set of patterns.
 
 Both classifiers put cheap literal tests in front of their regular expressions: a topic
 pattern is only tried at word starts where one of its literal prefixes begins ("kernel",
-"moe"), or only scanned when a literal it needs is in the text; a hardware pattern only runs
-when all the literals of one of its branches are ("rtx" and "4090"). A `LiteralScanner` is
-built once from all of those literals and answers both questions for a (lower-cased) text in
-one pass over its words:
+"moe"); a hardware pattern only runs when all the literals of one of its branches are ("rtx"
+and "4090"). A `LiteralScanner` is built once from such literals and answers, for a
+(lower-cased) text, in one pass over its words:
 
 - `present`: the literals that occur anywhere in the text, as substrings;
 - `starts`: for each word start (in text order) where some word-start literal begins, those
   literals.
+
+The hardware extractor scans its texts for `present` (`Matchers.scanner`); the topic matcher
+makes its own pass over the tokens (`PatternIndex.find`) and asks a scanner of its prefixes
+only which literals each new token's words begin (`token_starts`).
 
 The pass is a regex over words (maximal runs of letters and digits), and each distinct word is
 looked up in a table that says which literals it contains and which it starts with. Literals
@@ -39,8 +42,8 @@ _LEADING_WORD = re.compile(r"[^\W_]*")
 # Distinct words remembered; past this the table starts again (memory stays bounded on a text
 # of millions of distinct "words").
 _MAX_WORDS = 200_000
-# Texts remembered: the pipeline scans a paper's title and abstract for the topics, then the
-# same strings for the hardware.
+# Texts remembered: the hardware extractor scans a paper's title and abstract, then asks again
+# for the two joined.
 _MAX_TEXTS = 8
 
 
@@ -127,22 +130,6 @@ class LiteralScanner:
         self._start_regex = re.compile(trie_regex(self._plain_starts)) if word_starts else None
         self._words: dict[str, _TokenEntry] = {}
         self._texts: dict[str, ScannedText] = {}
-        self._served: dict[tuple[int, int], tuple[frozenset[str], frozenset[str], bool]] = {}
-
-    def serves(self, substrings: frozenset[str], word_starts: frozenset[str]) -> bool:
-        """Whether this scanner knows all of these literals (a shared one must).
-
-        Both classifiers ask for every paper with the same two sets: the answer is kept
-        per pair of sets (held, so their identities stay theirs), instead of two subset
-        tests over hundreds of literals each time (~25 us per paper)."""
-        known = self._served.get((id(substrings), id(word_starts)))
-        if known is not None and known[0] is substrings and known[1] is word_starts:
-            return known[2]
-        answer = substrings <= self.substrings and word_starts <= self.word_starts
-        if len(self._served) >= _MAX_TEXTS:
-            self._served.clear()
-        self._served[(id(substrings), id(word_starts))] = (substrings, word_starts, answer)
-        return answer
 
     def _entry(self, token: str) -> _TokenEntry:
         contained: set[str] = set()

@@ -38,9 +38,7 @@ PartsTask = tuple[Paper, list[Repo], frozenset[str], list[str]]
 def _start_worker(config_dir: Path | None, fallback_taxonomy: bool = False) -> None:
     global _worker
     _worker = Enricher(config_dir, fallback_taxonomy=fallback_taxonomy)
-    # Load the data files once, before the first task.
-    _worker.taxonomy  # noqa: B018
-    _worker.scanner  # noqa: B018
+    _worker.load()
 
 
 def _enrich_chunk(papers: list[Paper]) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:

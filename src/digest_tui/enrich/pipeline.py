@@ -232,13 +232,14 @@ class Enricher:
 
         return load_hardware_catalog(self.config_dir)
 
-    @cached_property
-    def scanner(self):  # type: ignore[no-untyped-def]
-        """The literal scanner of the hardware catalog's patterns (enrich/literal_scan.py)."""
+    def load(self) -> None:
+        """Load the data files and compile their patterns now instead of on first use (a
+        worker process does it before its first task)."""
         from digest_tui.enrich.hardware.text import matchers
-        from digest_tui.enrich.literal_scan import LiteralScanner
 
-        return LiteralScanner(matchers(self.hardware_catalog).literals)
+        self.taxonomy  # noqa: B018
+        self.catalog  # noqa: B018
+        matchers(self.hardware_catalog)
 
     @cached_property
     def component_fingerprints(self) -> dict[str, str]:
@@ -360,7 +361,6 @@ class Enricher:
             paper.abstract,
             topics=topics,
             tested_on=tested_on,
-            scanner=self.scanner,
         )
         result: dict[str, Any] | None = hardware.to_json()
         return result

@@ -48,7 +48,6 @@ from digest_tui.enrich.hardware.text import (
     extract,
     matchers,
 )
-from digest_tui.enrich.literal_scan import LiteralScanner
 
 Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
 Confidence = Literal["high", "medium", "low"]
@@ -226,13 +225,9 @@ def suggest_hardware(
     *,
     topics: Sequence[str] = (),
     tested_on: Sequence[str] = (),
-    scanner: LiteralScanner | None = None,
 ) -> HardwareSuggestion:
-    """Suggest where to reproduce a paper: see the module docstring for the order of rules.
-    `scanner`: a literal scanner shared with the topic classifier (each text scanned once)."""
-    facts = extract(
-        matchers(catalog), title or "", abstract or "", tuple(tested_on), scanner=scanner
-    )
+    """Suggest where to reproduce a paper: see the module docstring for the order of rules."""
+    facts = extract(matchers(catalog), title or "", abstract or "", tuple(tested_on))
     suggestion = _Builder(catalog, facts, kernels="kernels" in topics or facts.kernel_paper).build()
     study = None if tested_on else _study_kind(title or "", abstract or "")
     if (

@@ -740,7 +740,8 @@ class Matchers:
                 *_MODULE_GATES,
             ]
         )
-        self._scanner: LiteralScanner | None = None
+        # Finds which of the gates' literals a text holds, in one pass (enrich/literal_scan.py).
+        self.scanner = LiteralScanner(self.gates.literals)
         # Each list with its gates, so a text runs only the patterns its literals allow.
         self.gated_aliases = self.gates.tagged((a.gated, a) for a in self.aliases)
         self.gated_cues = self.gates.tagged((c[0], c) for c in self.cues)
@@ -749,23 +750,10 @@ class Matchers:
         self.gated_models = self.gates.tagged((m[3], m) for m in self.models)
         self.gated_precision = self.gates.tagged((p[2], p) for p in self.precision)
 
-    @property
-    def literals(self) -> frozenset[str]:
-        """The literals a `LiteralScanner` must find (as substrings) to serve these matchers."""
-        return self.gates.literals
-
-    def scanner(self, shared: LiteralScanner | None) -> LiteralScanner:
-        """`shared` when it knows every literal of the gates, else a scanner of their own."""
-        if shared is not None and shared.serves(self.gates.literals, frozenset()):
-            return shared
-        if self._scanner is None:
-            self._scanner = LiteralScanner(self.gates.literals)
-        return self._scanner
-
-    def lowered(self, text: str, scanner: LiteralScanner) -> Lowered:
+    def lowered(self, text: str) -> Lowered:
         """`text` lower-cased, with the gates it opens worked out from one literal scan."""
         low = text.lower()
-        return Lowered(low, scanner.scan(low).present, self.gates)
+        return Lowered(low, self.scanner.scan(low).present, self.gates)
 
 
 def matchers(catalog: HardwareCatalog) -> Matchers:
@@ -1254,19 +1242,14 @@ def extract(
     title: str,
     abstract: str,
     curated: tuple[str, ...] | list[str] = (),
-    *,
-    scanner: LiteralScanner | None = None,
 ) -> TextFacts:
-    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way.
-    `scanner`: a literal scanner shared with the topic classifier, so each text is scanned
-    once (see `Matchers.literals`)."""
+    """Every fact the text states; `curated` notes ("8x A100 80GB") are parsed the same way."""
     facts = TextFacts()
     # Every vendor counted from the start, in catalog order: ties go to the one listed first.
     facts.vendors.update({vendor: 0 for vendor, _ in m.vendors})
-    scan = m.scanner(scanner)
-    docs: list[_Text] = [_Text("title", title, m.lowered(title, scan))]
-    docs.append(_Text("abstract", abstract, m.lowered(abstract, scan)))
-    docs.extend(_Text("curated", note, m.lowered(note, scan)) for note in curated)
+    docs: list[_Text] = [_Text("title", title, m.lowered(title))]
+    docs.append(_Text("abstract", abstract, m.lowered(abstract)))
+    docs.extend(_Text("curated", note, m.lowered(note)) for note in curated)
     offset = 0
     for doc in docs:
         mentions = _entity_mentions(m, doc, offset)
@@ -1301,7 +1284,8 @@ def extract(
     # No literal spans the line break: the joined text holds what either part holds.
     both_lowered = Lowered(
         f"{title_doc.lowered.text}\n{abstract_doc.lowered.text}",
-        scan.scan(title_doc.lowered.text).present | scan.scan(abstract_doc.lowered.text).present,
+        m.scanner.scan(title_doc.lowered.text).present
+        | m.scanner.scan(abstract_doc.lowered.text).present,
         m.gates,
     )
     best: tuple[int, str, float, Span] | None = None
