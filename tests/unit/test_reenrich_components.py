@@ -194,3 +194,35 @@ def test_each_component_alone_equals_a_full_enrichment() -> None:
         # topics re-run against different stored topics: the hardware target follows them
         fields = enricher.compute_parts(paper, None, frozenset({"topics"}), ["not-a-topic"])
         assert fields["hardware"] == full.hardware
+
+
+def test_re_enrichment_in_workers_stores_what_the_serial_one_stores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`reenrich` with workers: each batch's stale components run in other processes
+    (`EnrichPool.submit_parts`) while the previous batch is written; the rows are the same."""
+    from digest_tui.enrich.parallel import EnrichPool
+
+    config = tmp_path / "config"
+    config.mkdir()
+    libraries = []
+    for name in ("serial", "workers"):
+        library = Library(connect(tmp_path / f"{name}.sqlite3"), Enricher(config))
+        import_fixtures(library)
+        libraries.append(library)
+    (config / "taxonomy.yaml").write_text(USER_TAXONOMY, encoding="utf-8")
+    serial, pooled = (Library(library.conn, Enricher(config)) for library in libraries)
+    submitted: list[int] = []
+    submit_parts = EnrichPool.submit_parts
+
+    def counted(self, tasks):  # type: ignore[no-untyped-def]
+        submitted.append(len(tasks))
+        return submit_parts(self, tasks)
+
+    monkeypatch.setattr(EnrichPool, "submit_parts", counted)
+    count = serial.reenrich(batch=40, workers=0)
+    assert not submitted
+    assert pooled.reenrich(batch=40, workers=2) == count
+    assert len(submitted) > 1 and sum(submitted) == count  # every batch went to the workers
+    assert stored(pooled.conn) == stored(serial.conn)
+    assert any("quantization" in row[1] for row in stored(pooled.conn)[0])
