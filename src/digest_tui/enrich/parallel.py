@@ -16,7 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -82,14 +82,17 @@ class EnrichPool:
             )
         return self._executor
 
-    def submit(self, papers: Sequence[Paper]) -> list[Future]:
-        if not papers:
+    def _submit(self, work: Callable[[list[Any]], list[Any]], items: Sequence[Any]) -> list[Future]:
+        """`work` started in the workers on each chunk of `items`, in order."""
+        if not items:
             return []
         executor = self._started()
         return [
-            executor.submit(_enrich_chunk, list(papers[i : i + _CHUNK]))
-            for i in range(0, len(papers), _CHUNK)
+            executor.submit(work, list(items[i : i + _CHUNK])) for i in range(0, len(items), _CHUNK)
         ]
+
+    def submit(self, papers: Sequence[Paper]) -> list[Future]:
+        return self._submit(_enrich_chunk, papers)
 
     def collect(self, handle: list[Future]) -> None:
         for future in handle:
@@ -99,13 +102,7 @@ class EnrichPool:
         """Start `compute_parts` on each task in the workers (re-enrichment of stored papers:
         only their stale components); `gather` returns the results, encoded as columns
         (`encode_columns`), in the tasks' order."""
-        if not tasks:
-            return []
-        executor = self._started()
-        return [
-            executor.submit(_compute_parts_chunk, list(tasks[i : i + _CHUNK]))
-            for i in range(0, len(tasks), _CHUNK)
-        ]
+        return self._submit(_compute_parts_chunk, tasks)
 
     @staticmethod
     def gather(handle: list[Future]) -> list[dict[str, Any]]:
