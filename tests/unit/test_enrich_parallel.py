@@ -44,7 +44,7 @@ def test_enrichment_from_the_workers_equals_enrichment_here():
     here = Enricher(None)
     expected = {
         enrichment_key(p): encode_columns(
-            {name: getattr(here.compute(p), name) for name in ENRICHMENT_FIELDS}
+            {name: getattr(here.enrich(p), name) for name in ENRICHMENT_FIELDS}
         )
         for p in papers
     }

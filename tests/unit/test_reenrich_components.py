@@ -175,7 +175,7 @@ def test_each_component_alone_equals_a_full_enrichment() -> None:
     papers = fixture_papers()
     assert len(papers) > 200
     for paper in papers:
-        full = enricher.compute(paper)
+        full = enricher.enrich(paper)
         expected = {
             "topics": full.topics,
             "topic_evidence": full.topic_evidence,

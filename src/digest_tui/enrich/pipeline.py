@@ -272,7 +272,7 @@ class Enricher:
     def enrich(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
         """Enrich one paper. `extra_repos` are repos stored for it from other sources
         (the Hugging Face API, a Papers-with-Code import, the user)."""
-        return self.compute(paper, extra_repos)
+        return Enrichment(**self.compute_parts(paper, extra_repos, frozenset(COMPONENTS)))
 
     def columns(self, paper: Paper, extra_repos: list[Repo] | None = None) -> dict[str, Any]:
         """`enrich`'s result as the columns that store it (`encode_columns`): the prepared
@@ -284,11 +284,6 @@ class Enricher:
         result = self.enrich(paper, extra_repos)
         return encode_columns({name: getattr(result, name) for name in ENRICHMENT_FIELDS})
 
-    def compute(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
-        """`enrich` without the prepared results: always computed here."""
-        fields = self.compute_parts(paper, extra_repos, frozenset(COMPONENTS))
-        return Enrichment(**fields)
-
     def compute_parts(
         self,
         paper: Paper,
@@ -296,7 +291,7 @@ class Enricher:
         components: frozenset[str],
         stored_topics: list[str] | None = None,
     ) -> dict[str, Any]:
-        """The fields of `Enrichment` that `components` produce, computed as `compute` would.
+        """The fields of `Enrichment` that `components` produce, computed as `enrich` would.
 
         `stored_topics` are the paper's topics as stored, read by the hardware target when
         the topics are not re-run. When they are re-run and come out different from
