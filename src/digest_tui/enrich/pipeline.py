@@ -43,12 +43,6 @@ COMPONENT_VERSIONS = {"topics": "3", "links": "1", "hardware": "6"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)
-# The stored columns each component writes (store/library.py).
-COMPONENT_FIELDS = {
-    TOPICS: ("topics", "topic_evidence"),
-    LINKS: ("links", "repos", "has_code", "max_stars"),
-    HARDWARE: ("hardware",),
-}
 # How each component's part is tagged in the stored fingerprint: "t…-l…-h…" (letters that are
 # not hex digits, so the single hash stored before parts existed parses as none of them).
 _TAGS = {TOPICS: "t", LINKS: "l", HARDWARE: "h"}

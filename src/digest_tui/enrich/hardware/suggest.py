@@ -52,7 +52,6 @@ from digest_tui.enrich.hardware.text import (
 Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
 Confidence = Literal["high", "medium", "low"]
 _SCALE_RANK = {"unknown": 0, "single-device": 1, "single-node": 2, "multi-node": 3, "edge": 0}
-_ROLE_RANK = {"own": 0, "neutral": 1, "comparison": 2, "background": 3}
 _MAX_EVIDENCE = 8
 # Features that are number formats: they say what a paper computes in, not what it programs.
 _NUMBER_FORMATS = frozenset({"fp4", "fp6", "fp8", "bf16"})

@@ -283,7 +283,6 @@ def _class_chars(items: list[Any], c: Any) -> list[str] | None:
 
 # --- matching ------------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[^\W_]+")
 # Distinct tokens and (word, literals) pairs remembered by `PatternIndex`: memory stays bounded
 # on a text of millions of distinct words.
 _MAX_TOKENS = 200_000
