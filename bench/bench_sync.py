@@ -202,7 +202,7 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
                 total,
                 f"{seconds:.2f}",
                 round(total / seconds),
-                "",
+                f"{child['peak_heap_mb']:.1f}",
                 child["requests"],
             ]
         )
@@ -210,21 +210,20 @@ def merge(args, tmp: Path, rng: random.Random, result: dict) -> list[list]:  # t
         return (
             rows if args.merge_only else merge_webdav(args, tmp, logs, items, total, rows, result)
         )
+    # --profile: the merge in this process, under cProfile.
+    import cProfile
+    import pstats
+
     rss_before = current_rss_mb()
     engine = SyncEngine(library, remote)
-    if PROFILE:
-        import cProfile
-        import pstats
-
-        # CPU time, not wall: on a loaded machine wall time mostly measures waiting for a core.
-        profiler = cProfile.Profile(time.process_time)
-        profiler.enable()
+    # CPU time, not wall: on a loaded machine wall time mostly measures waiting for a core.
+    profiler = cProfile.Profile(time.process_time)
+    profiler.enable()
     seconds, heap, rss, report = timed_sync(engine)
-    if PROFILE:
-        profiler.disable()
-        stats = pstats.Stats(profiler, stream=sys.stderr)
-        stats.sort_stats("tottime").print_stats(30)
-        stats.sort_stats("cumulative").print_stats(40)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=sys.stderr)
+    stats.sort_stats("tottime").print_stats(30)
+    stats.sort_stats("cumulative").print_stats(40)
     assert report.applied == total, report  # type: ignore[attr-defined]
     result["merge_folder"] = {
         "devices": args.devices,
@@ -261,7 +260,8 @@ def merge_in_child(library_path: Path, folder: Path) -> dict:  # type: ignore[ty
     import subprocess
 
     out = subprocess.run(
-        [sys.executable, __file__, "--merge-child", str(library_path), str(folder)],
+        [sys.executable, __file__, "--merge-child", str(library_path), str(folder)]
+        + (["--heap"] if TRACE_HEAP else []),
         check=True,
         capture_output=True,
         text=True,
@@ -275,10 +275,11 @@ def merge_child(library_path: str, folder: str) -> int:
     library = Library(connect(library_path), None)
     engine = SyncEngine(library, FolderRemote(Path(folder)))
     rss_before = current_rss_mb()
-    seconds, _heap, rss, report = timed_sync(engine)
+    seconds, heap, rss, report = timed_sync(engine)
     figures = {
         "seconds": round(seconds, 2),
         "cpu_s": round(LAST_CPU_S, 2),
+        "peak_heap_mb": round(heap, 1),
         "applied": report.applied,  # type: ignore[attr-defined]
         "requests": report.requests,  # type: ignore[attr-defined]
         "rss_before_mb": rss_before,
@@ -428,11 +429,11 @@ def main() -> int:
     )
     parser.add_argument("--merge-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.merge_child:
-        return merge_child(*args.merge_child)
     global TRACE_HEAP, PROFILE
     TRACE_HEAP = args.heap
     PROFILE = args.profile
+    if args.merge_child:
+        return merge_child(*args.merge_child)
     rng = random.Random(args.seed)
     result: dict = {
         "devices": args.devices,

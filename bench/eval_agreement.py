@@ -37,7 +37,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,34 +104,6 @@ def exactly_right(predicted: frozenset[str], label: topic_eval.LabelledPaper) ->
     return label.required <= predicted <= label.required | label.allowed
 
 
-def score_against(
-    reference: Sequence[topic_eval.LabelledPaper],
-    predicted: Mapping[str, frozenset[str]],
-    topics: Sequence[str] = TOPICS,
-) -> list[topic_eval.TopicScore]:
-    """Per-topic tp/fp/fn of `predicted` (title -> topics) against `reference` labels, counted as
-    topic_eval.evaluate counts a classifier: an allowed topic predicted is neither tp nor fp."""
-    scores = []
-    for topic in topics:
-        tp = fp = fn = 0
-        for label in reference:
-            said = topic in predicted[label.title]
-            if said and topic in label.required:
-                tp += 1
-            elif said and topic not in label.allowed:
-                fp += 1
-            elif not said and topic in label.required:
-                fn += 1
-        scores.append(topic_eval.TopicScore(topic, tp, fp, fn))
-    return scores
-
-
-def _micro(scores: Sequence[topic_eval.TopicScore]) -> topic_eval.TopicScore:
-    return topic_eval.TopicScore(
-        "micro", sum(s.tp for s in scores), sum(s.fp for s in scores), sum(s.fn for s in scores)
-    )
-
-
 @dataclass(frozen=True)
 class TopicDisagreement:
     title: str
@@ -164,8 +136,8 @@ class TopicAgreement:
 
     def to_json(self) -> dict[str, Any]:
         def scores(rows: list[topic_eval.TopicScore]) -> dict[str, Any]:
-            out = {s.topic: _score_json(s) for s in rows}
-            out["micro"] = _score_json(_micro(rows))
+            out = {s.topic: topic_eval.score_json(s) for s in rows}
+            out["micro"] = topic_eval.score_json(topic_eval.micro(rows))
             return out
 
         return {
@@ -215,8 +187,12 @@ def topic_agreement(
         same_required=sum(a.required == b.required for a, b in pairs),
         second_right=sum(exactly_right(b.required, a) for a, b in pairs),
         first_right=sum(exactly_right(a.required, b) for a, b in pairs),
-        second_vs_first=score_against(firsts, {b.title: b.required for b in seconds}, topics),
-        first_vs_second=score_against(seconds, {a.title: a.required for a in firsts}, topics),
+        second_vs_first=topic_eval.score_predictions(
+            firsts, {b.title: b.required for b in seconds}, topics
+        ),
+        first_vs_second=topic_eval.score_predictions(
+            seconds, {a.title: a.required for a in firsts}, topics
+        ),
         kappa={
             t: cohen_kappa([(t in a.required, t in b.required) for a, b in pairs]) for t in topics
         },
@@ -377,17 +353,6 @@ def _round(value: float | None) -> float | None:
     return round(value, 4) if value is not None else None
 
 
-def _score_json(score: topic_eval.TopicScore) -> dict[str, Any]:
-    return {
-        "tp": score.tp,
-        "fp": score.fp,
-        "fn": score.fn,
-        "precision": round(score.precision, 4),
-        "recall": round(score.recall, 4),
-        "f1": round(score.f1, 4),
-    }
-
-
 def _shown(path: Path) -> str:
     """A path relative to the checkout when it is inside it (results never name this machine's
     directories)."""
@@ -416,8 +381,8 @@ def format_topics(report: TopicAgreement) -> str:
         f"{'topic':<22} {'kappa':>6}  {'F1 B vs A':>9} {'P':>6} {'R':>6}  {'F1 A vs B':>9}",
     ]
     for b_vs_a, a_vs_b in zip(
-        [*report.second_vs_first, _micro(report.second_vs_first)],
-        [*report.first_vs_second, _micro(report.first_vs_second)],
+        [*report.second_vs_first, topic_eval.micro(report.second_vs_first)],
+        [*report.first_vs_second, topic_eval.micro(report.first_vs_second)],
         strict=True,
     ):
         kappa = report.kappa.get(b_vs_a.topic)

@@ -16,7 +16,7 @@ digests, so the bench script and the tests share one implementation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,12 +112,7 @@ class EvalReport:
 
     @property
     def micro(self) -> TopicScore:
-        return TopicScore(
-            "micro",
-            sum(t.tp for t in self.per_topic),
-            sum(t.fp for t in self.per_topic),
-            sum(t.fn for t in self.per_topic),
-        )
+        return micro(self.per_topic)
 
     @property
     def exact_share(self) -> float:
@@ -131,8 +126,8 @@ class EvalReport:
         micro = self.micro
         return {
             "papers": len(self.outcomes),
-            "per_topic": {t.topic: _score_json(t) for t in self.per_topic},
-            "micro": _score_json(micro),
+            "per_topic": {t.topic: score_json(t) for t in self.per_topic},
+            "micro": score_json(micro),
             "exact_share": round(self.exact_share, 4),
             "unlabelled": list(self.unlabelled),
             "wrong": [
@@ -162,7 +157,14 @@ def _f1(precision: float, recall: float) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
-def _score_json(score: TopicScore) -> dict[str, Any]:
+def micro(scores: Sequence[TopicScore]) -> TopicScore:
+    """The per-topic counts summed: micro precision, recall and F1."""
+    return TopicScore(
+        "micro", sum(s.tp for s in scores), sum(s.fp for s in scores), sum(s.fn for s in scores)
+    )
+
+
+def score_json(score: TopicScore) -> dict[str, Any]:
     return {
         "tp": score.tp,
         "fp": score.fp,
@@ -252,12 +254,12 @@ def evaluate(
     if missing:
         raise EvalDataError(f"labelled papers not found in the digests: {missing}")
     scored = list(topics) if topics is not None else taxonomy.ids
-    counts = {topic: [0, 0, 0] for topic in scored}
+    wanted = set(scored)
     outcomes: list[PaperOutcome] = []
     for label in labels:
         text = papers[label.title]
         result = classify(taxonomy, text.title, text.abstract, text.keywords)
-        predicted = tuple(t for t in result.topics if t in counts)
+        predicted = tuple(t for t in result.topics if t in wanted)
         # Evidence of every topic, also those below threshold, so a miss can be explained.
         explained = explain(taxonomy, text.title, text.abstract, text.keywords)
         outcome = PaperOutcome(
@@ -270,19 +272,35 @@ def evaluate(
             note=label.note,
         )
         outcomes.append(outcome)
-        for topic, tally in counts.items():
-            if topic in predicted and topic in label.required:
-                tally[0] += 1
-            elif topic in predicted and topic not in label.allowed:
-                tally[1] += 1
-            elif topic not in predicted and topic in label.required:
-                tally[2] += 1
     labelled = {label.title for label in labels}
     return EvalReport(
-        per_topic=[TopicScore(topic, *counts[topic]) for topic in scored],
+        per_topic=score_predictions(labels, {o.title: o.predicted for o in outcomes}, scored),
         outcomes=outcomes,
         unlabelled=[title for title in papers if title not in labelled],
     )
+
+
+def score_predictions(
+    labels: Sequence[LabelledPaper],
+    predicted: Mapping[str, Collection[str]],
+    topics: Sequence[str],
+) -> list[TopicScore]:
+    """Per-topic tp/fp/fn of `predicted` (title -> topics) against `labels`: a required topic
+    predicted is a tp and missed a fn; an allowed topic counts neither way; any other predicted
+    topic is a fp."""
+    scores = []
+    for topic in topics:
+        tp = fp = fn = 0
+        for label in labels:
+            said = topic in predicted[label.title]
+            if said and topic in label.required:
+                tp += 1
+            elif said and topic not in label.allowed:
+                fp += 1
+            elif not said and topic in label.required:
+                fn += 1
+        scores.append(TopicScore(topic, tp, fp, fn))
+    return scores
 
 
 def format_report(report: EvalReport, *, evidence: bool = True) -> str:

@@ -128,13 +128,13 @@ def test_topic_micro_f1_counts_allowed_topics_neither_way(topics: agreement.Topi
     assert (by_topic["moe"].tp, by_topic["moe"].fp, by_topic["moe"].fn) == (0, 0, 1)
     tp_row = by_topic["training-parallelism"]
     assert (tp_row.tp, tp_row.fp, tp_row.fn) == (0, 0, 1)
-    micro = agreement._micro(topics.second_vs_first)
+    micro = topic_eval.micro(topics.second_vs_first)
     # tp 1, fp 1, fn 2: P = 1/2, R = 1/3, F1 = 2 * (1/6) / (5/6) = 0.4.
     assert (micro.precision, micro.recall) == (pytest.approx(0.5), pytest.approx(1 / 3))
     assert micro.f1 == pytest.approx(0.4)
     # Swapped roles: A's required sets against B's labels. P1: kernels tp, serving missed (fn);
     # P2: moe allowed by B; P4: training-parallelism fp, serving fn.
-    swapped = agreement._micro(topics.first_vs_second)
+    swapped = topic_eval.micro(topics.first_vs_second)
     assert (swapped.tp, swapped.fp, swapped.fn) == (1, 1, 2)
 
 

@@ -255,22 +255,11 @@ def decode_segment(
 
 def _general_line(line: str, where: str, number: int, shared: dict[Any, Any]) -> Op:
     """The op on a line of any shape, or SegmentError naming the line and the problem."""
-    # A clean JSON object with a few brackets costs one C call; anything else (padding,
-    # errors, deep nesting) takes `_json_line`, which words the problem.
-    try:
-        item, end = _DECODER.raw_decode(line)
-        clean = end == len(line)
-    except (ValueError, RecursionError):
-        clean = False
-    if not clean or line.count("[") + line.count("{") > MAX_OP_DEPTH:
-        item = _json_line(line, where, number)
+    item = _json_line(line, where, number)
     try:
         return Op.from_json(item, shared)
     except OpFormatError as exc:
         raise SegmentError(f"{where}: line {number}: {exc}") from exc
-
-
-_DECODER = json.JSONDecoder()
 
 
 def _json_line(line: str, where: str, number: int) -> Any:
