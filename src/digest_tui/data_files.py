@@ -42,14 +42,13 @@ def sample_digest_paths() -> list[Path]:
     return sorted(found.glob("*.txt")) if found is not None else []
 
 
-def enrichment_files(config_dir: Path | None) -> list[Path]:
-    """Every file whose content can change what enrichment produces."""
-    files = [DATA_DIR / TAXONOMY_FILE, DATA_DIR / HARDWARE_FILE]
-    if config_dir is not None:
-        files += [Path(config_dir) / TAXONOMY_FILE, Path(config_dir) / HARDWARE_FILE]
-    for directory in repro_dirs(config_dir):
-        files += sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
-    return files
+def repro_files(config_dir: Path | None) -> list[Path]:
+    """The curated repro-link catalog's files: the packaged ones, then the user's."""
+    return [
+        path
+        for directory in repro_dirs(config_dir)
+        for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
+    ]
 
 
 def fingerprint_files(files: Iterable[Path], *, salt: str = "") -> str:

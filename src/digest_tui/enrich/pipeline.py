@@ -25,7 +25,7 @@ from digest_tui.data_files import (
     HARDWARE_FILE,
     TAXONOMY_FILE,
     fingerprint_files,
-    repro_dirs,
+    repro_files,
 )
 
 if TYPE_CHECKING:  # annotations only: opening the library (every command) skips pydantic
@@ -143,11 +143,7 @@ def component_files(config_dir: Path | None) -> dict[str, list[Path]]:
     """The data files each component reads. Links and repos read the curated catalog; the
     hardware target reads the hardware catalog and the devices the curated catalog says a
     paper was tested on; topics read the taxonomy alone."""
-    repro = [
-        path
-        for directory in repro_dirs(config_dir)
-        for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
-    ]
+    repro = repro_files(config_dir)
     user = [Path(config_dir)] if config_dir is not None else []
     return {
         TOPICS: [DATA_DIR / TAXONOMY_FILE, *(d / TAXONOMY_FILE for d in user)],

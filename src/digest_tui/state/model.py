@@ -160,8 +160,9 @@ def _op_builder() -> Any:
     """`make_op`: builds an Op by setting its slots through their descriptors.
 
     A frozen dataclass's __init__ sets each field with `object.__setattr__` (to get past its
-    own refusing __setattr__), ~4x the cost of setting the slots directly: a merge builds
-    100,000 ops. The result is the same frozen Op (equal to it, refusing assignment).
+    own refusing __setattr__): 0.64 µs per Op against 0.38 µs setting the slots directly, ~4 %
+    of a 100,000-op merge's CPU (bench_sync --merge-only, 10 paired runs). The result is the
+    same frozen Op (equal to it, refusing assignment).
     """
     names = [f.name for f in dataclasses.fields(Op)]
     expected = [
