@@ -12,6 +12,7 @@ from digest_tui.commands.common import (
     add_format,
     open_for_command,
     plural,
+    positive_int,
     resolve_or_fail,
     write_json,
     write_table,
@@ -87,7 +88,7 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
         help="order; reproducible: code + Hub weights + a machine that fits first; readiness: "
         "the best-prepared repo first (docs/readiness.md)",
     )
-    p.add_argument("--limit", type=int, help="at most this many papers")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="at most N papers")
 
 
 def query_from_args(args: argparse.Namespace) -> PaperQuery:
