@@ -140,17 +140,23 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
+def say_search_problems(ctx: AppContext, library: Library, query: PaperQuery) -> None:
+    """On stderr (stdout stays the data): what is wrong with the search (an unknown topic,
+    list, machine…) and the short-word note (search_syntax.short_word_hint)."""
     from digest_tui.search_syntax import short_word_hint
     from digest_tui.store.search_problems import search_problems
 
-    library = open_for_command(ctx)
-    query = query_from_args(args)
     machines = lambda: ctx.machines  # noqa: E731 - read config only for fits:
     for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     if (hint := short_word_hint(query.parsed)) is not None:
         print(f"note: search: {hint}", file=sys.stderr)
+
+
+def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
+    library = open_for_command(ctx)
+    query = query_from_args(args)
+    say_search_problems(ctx, library, query)
     if args.format == "table":
         rows = library.rows_in_order(query, _TABLE_COLUMNS)
         # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.
