@@ -137,6 +137,18 @@ def test_unknown_id_is_a_clear_error(home, capsys):
     assert "no paper with id 'no-such-paper'" in err
 
 
+@pytest.mark.parametrize("command", ["papers", "export"])
+@pytest.mark.parametrize("limit", ["0", "-1", "ten"])
+def test_a_limit_below_one_is_refused(home, capsys, command, limit):
+    # SQLite reads `LIMIT -1` as no limit at all: `--limit -1` listed every paper.
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--limit", limit])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "--limit" in err and ("at least 1" in err or "whole number" in err)
+
+
 @pytest.mark.parametrize(
     "argv", [["-m", "digest_tui", "--help"], ["-m", "digest_tui", "--version"]]
 )

@@ -41,3 +41,14 @@ def test_the_cli_warns_about_an_unknown_topic(home, capsys):
     capsys.readouterr()
     assert main(["papers", "--search", "topic:nope", "--limit", "3"]) == 0
     assert "warning: search: topic:nope is unknown (try " in capsys.readouterr().err
+
+
+def test_export_warns_about_an_unknown_topic_on_stderr_only(home, capsys):
+    from digest_tui.cli import main
+
+    assert main(["import", str(SEED_DEC10)]) == 0
+    capsys.readouterr()
+    assert main(["export", "--search", "topic:nope", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert "warning: search: topic:nope is unknown (try " in out.err
+    assert out.out == "[]\n"  # stdout is the export alone

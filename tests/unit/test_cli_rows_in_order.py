@@ -1,13 +1,13 @@
 """`papers` (table, and json up to 10,000 papers) orders rowids first and then reads only
-those rows (commands/library_cmds.rows_in_order). The rows and their order must be exactly
-those of one sorted SELECT of the rows (`Library.rows`), for every sort, search, filter and
-limit, on the fixture digests with user state."""
+those rows (`Library.rows_in_order`). The rows and their order must be exactly those of one
+sorted SELECT of the rows (`Library.rows`), for every sort, search, filter and limit, on the
+fixture digests with user state."""
 
 from __future__ import annotations
 
 import pytest
 
-from digest_tui.commands.library_cmds import _TABLE_COLUMNS, rows_in_order
+from digest_tui.commands.library_cmds import _TABLE_COLUMNS
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.paper_jsonl import COLUMNS
 from digest_tui.state.user_state import UserState
@@ -75,12 +75,12 @@ def test_rows_in_order_are_the_sorted_selects_rows(
 
     sql, params = build_select(query, columns)
     expected = [tuple(row) for row in library.conn.execute(sql, params)]
-    got = [tuple(row) for row in rows_in_order(library, query, columns)]
+    got = [tuple(row) for row in library.rows_in_order(query, columns)]
     assert got == expected
     assert [r["id"] for r in library.rows(query)] == [row[1] for row in got]
 
 
 def test_the_fixture_exercises_orders_and_filters(library: Library) -> None:
-    assert len(rows_in_order(library, PaperQuery(), _TABLE_COLUMNS)) > 40
-    week = rows_in_order(library, PaperQuery(search='list:"week"'), _TABLE_COLUMNS)
+    assert len(library.rows_in_order(PaperQuery(), _TABLE_COLUMNS)) > 40
+    week = library.rows_in_order(PaperQuery(search='list:"week"'), _TABLE_COLUMNS)
     assert len(week) == 12

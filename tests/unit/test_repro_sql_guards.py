@@ -102,7 +102,7 @@ def listed_before(library: Library, search: str, monkeypatch: pytest.MonkeyPatch
     with monkeypatch.context() as patch:
         for sort, sql in BEFORE_SORTS.items():
             patch.setitem(query_module._SORTS, sort, sql)
-        patch.setitem(query_module._HAS_FUNCTIONS, "runnable", before_runnable)
+        patch.setattr(query_module, "runnable_where", before_runnable)
         return listed(library, search)
 
 

@@ -22,7 +22,12 @@ from digest_tui.commands.common import (
     plural,
     write_json,
 )
-from digest_tui.commands.library_cmds import add_query_arguments, paper_objects, query_from_args
+from digest_tui.commands.library_cmds import (
+    add_query_arguments,
+    paper_objects,
+    query_from_args,
+    say_search_problems,
+)
 from digest_tui.errors import CommandError
 
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
@@ -63,15 +68,9 @@ def render(fmt: str, papers: list[dict]) -> str:
 
 
 def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.search_syntax import short_word_hint
-    from digest_tui.store.search_problems import search_problems
-
     library = open_for_command(ctx)
     query = query_from_args(args)
-    for problem in search_problems(library, query.parsed, lambda: ctx.machines):
-        print(f"warning: search: {problem}", file=sys.stderr)
-    if (hint := short_word_hint(query.parsed)) is not None:
-        print(f"note: search: {hint}", file=sys.stderr)
+    say_search_problems(ctx, library, query)
     papers = list(paper_objects(library, query))
     text = render(args.format, papers)
     if args.output is None:

@@ -12,6 +12,7 @@ from digest_tui.commands.common import (
     add_format,
     open_for_command,
     plural,
+    positive_int,
     resolve_or_fail,
     write_json,
     write_table,
@@ -87,7 +88,7 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
         help="order; reproducible: code + Hub weights + a machine that fits first; readiness: "
         "the best-prepared repo first (docs/readiness.md)",
     )
-    p.add_argument("--limit", type=int, help="at most this many papers")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="at most N papers")
 
 
 def query_from_args(args: argparse.Namespace) -> PaperQuery:
@@ -139,19 +140,25 @@ def cmd_import(ctx: AppContext, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
+def say_search_problems(ctx: AppContext, library: Library, query: PaperQuery) -> None:
+    """On stderr (stdout stays the data): what is wrong with the search (an unknown topic,
+    list, machine…) and the short-word note (search_syntax.short_word_hint)."""
     from digest_tui.search_syntax import short_word_hint
     from digest_tui.store.search_problems import search_problems
 
-    library = open_for_command(ctx)
-    query = query_from_args(args)
     machines = lambda: ctx.machines  # noqa: E731 - read config only for fits:
     for problem in search_problems(library, query.parsed, machines):
         print(f"warning: search: {problem}", file=sys.stderr)
     if (hint := short_word_hint(query.parsed)) is not None:
         print(f"note: search: {hint}", file=sys.stderr)
+
+
+def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
+    library = open_for_command(ctx)
+    query = query_from_args(args)
+    say_search_problems(ctx, library, query)
     if args.format == "table":
-        rows = rows_in_order(library, query, _TABLE_COLUMNS)
+        rows = library.rows_in_order(query, _TABLE_COLUMNS)
         # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.
         short = library.short_ids([r["id"] for r in rows])
         table = [
@@ -214,7 +221,7 @@ def _papers_with_state(
     from digest_tui.store.query import build_select
 
     if query.limit is not None and query.limit <= _ORDER_FIRST_LIMIT:
-        found: Iterable[sqlite3.Row] = rows_in_order(library, query, COLUMNS)
+        found: Iterable[sqlite3.Row] = library.rows_in_order(query, COLUMNS)
     else:
         sql, params = build_select(query, COLUMNS)
         found = library.conn.execute(sql, params)
@@ -226,31 +233,11 @@ def _papers_with_state(
             yield row, states[rowid], digests[rowid]
 
 
-# The table's columns; `rowid` first, for `rows_in_order`.
+# The table's columns; `rowid` first, for `Library.rows_in_order`.
 _TABLE_COLUMNS = "p.rowid AS rowid, p.id, p.published, p.upvotes, p.has_code, p.topics, p.title"
-# A limited listing up to this many papers orders rowids first (`rows_in_order`); a longer
-# one, the whole library as jsonl, streams rows from one sorted SELECT instead.
+# A limited listing up to this many papers orders rowids first (`Library.rows_in_order`); a
+# longer one, the whole library as jsonl, streams rows from one sorted SELECT instead.
 _ORDER_FIRST_LIMIT = 10_000
-_ROWID_CHUNK = 500
-
-
-def rows_in_order(library: Library, query: PaperQuery, columns: str) -> list[sqlite3.Row]:
-    """The query's rows (these `columns` of `papers p`, the first being `p.rowid AS rowid`)
-    in its order: the order as rowids first (`Library.list_rowids`: read from the list-order
-    indexes, as the app's list does), then only those rows by rowid.
-
-    One sorted SELECT of the rows themselves made SQLite carry every paper's wide row through
-    the sort: `papers --sort readiness --limit 20` read all 100,000 (~170 ms of CPU) to show
-    20. The order is the list's own (tests/unit/test_cli_rows_in_order.py)."""
-    rowids = library.list_rowids(query)
-    by_rowid: dict[int, sqlite3.Row] = {}
-    for start in range(0, len(rowids), _ROWID_CHUNK):
-        chunk = list(rowids[start : start + _ROWID_CHUNK])
-        marks = ",".join("?" * len(chunk))
-        sql = f"SELECT {columns} FROM papers p WHERE p.rowid IN ({marks})"
-        for row in library.conn.execute(sql, chunk):
-            by_rowid[int(row["rowid"])] = row
-    return [by_rowid[r] for r in rowids if r in by_rowid]
 
 
 def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:

@@ -1006,6 +1006,24 @@ class Library:
                 found[row[0]] = make(row)
         return found
 
+    def rows_in_order(self, query: PaperQuery, columns: str) -> list[sqlite3.Row]:
+        """The query's rows (these `columns` of `papers p`, the first being `p.rowid AS rowid`)
+        in its order: the order as rowids first (`list_rowids`: read from the list-order
+        indexes, as the app's list does), then only those rows by rowid.
+
+        One sorted SELECT of the rows themselves made SQLite carry every paper's wide row
+        through the sort: `papers --sort readiness --limit 20` read all 100,000 (~170 ms of
+        CPU) to show 20. The order is the list's own (tests/unit/test_cli_rows_in_order.py)."""
+        rowids = self.list_rowids(query)
+        by_rowid: dict[int, sqlite3.Row] = {}
+        for start in range(0, len(rowids), _ROWID_CHUNK):
+            chunk = list(rowids[start : start + _ROWID_CHUNK])
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT {columns} FROM papers p WHERE p.rowid IN ({marks})"
+            for row in self.conn.execute(sql, chunk):
+                by_rowid[int(row["rowid"])] = row
+        return [by_rowid[r] for r in rowids if r in by_rowid]
+
     def rows(self, query: PaperQuery) -> list[sqlite3.Row]:
         sql, params = build_select(query, "p.*")
         return self.conn.execute(sql, params).fetchall()

@@ -29,17 +29,18 @@ _SORTS = {
     "reproducible": f"{REPRODUCIBLE_SQL} DESC, {READINESS_SQL} DESC, {_DATE} DESC, p.rowid DESC",
     "readiness": f"{READINESS_SQL} DESC, p.has_code DESC, {_DATE} DESC, p.rowid DESC",
 }
-_WITH_HARDWARE = "SELECT paper_rowid FROM papers_with_hardware"
-# has:weights and has:runnable read caches through SQL functions (store/repro_sql.py).
-_HAS_FUNCTIONS = {
-    "runnable": runnable_where,
+# has:VALUE filters that are sets of rowids, probed by rowid while the sort index is walked:
+# - hardware (a known hardware scale): a narrow set kept by triggers (migration 008), never the
+#   enrichment JSON of each wide row;
+# - weights: the papers whose arXiv id the cached Hub index cites, found through the arXiv id
+#   index (`paper_weight_ids()` is that set as a JSON array, store/repro_sql.py), not by
+#   reading every paper's id off its wide row and asking a Python function about each.
+# has:runnable reads the health cache through guarded SQL functions (repro_sql.runnable_where).
+_HAS_SETS = {
+    "hardware": "SELECT paper_rowid FROM papers_with_hardware",
+    "weights": "SELECT rowid FROM papers "
+    "WHERE arxiv_id IN (SELECT value FROM json_each(paper_weight_ids()))",
 }
-# has:weights: the papers whose arXiv id the cached Hub index cites, found through the arXiv id
-# index (`paper_weight_ids()` is that set as a JSON array), not by reading every paper's id off
-# its wide row and asking a Python function about each.
-_WITH_WEIGHTS = (
-    "SELECT rowid FROM papers WHERE arxiv_id IN (SELECT value FROM json_each(paper_weight_ids()))"
-)
 
 
 @dataclass
@@ -125,17 +126,12 @@ def _plan(query: PaperQuery) -> _Plan:
         params.append(1 if (query.has_code is not False) else 0)
     if "code" in parsed.values("-has"):
         where.append("p.has_code = 0")
-    # A known hardware scale: a narrow set kept by triggers (migration 008), probed by rowid,
-    # never the enrichment JSON of each wide row.
     for values, positive in ((has_values, True), (parsed.values("-has"), False)):
-        if "hardware" in values:
-            where.append(f"+p.rowid {'' if positive else 'NOT '}IN ({_WITH_HARDWARE})")
-    for values, wanted in ((has_values, 1), (parsed.values("-has"), 0)):
         for value in values:
-            if value in _HAS_FUNCTIONS:
-                where.append(_HAS_FUNCTIONS[value](wanted))
-            elif value == "weights":
-                where.append(f"+p.rowid {'' if wanted else 'NOT '}IN ({_WITH_WEIGHTS})")
+            if value in _HAS_SETS:
+                where.append(f"+p.rowid {'' if positive else 'NOT '}IN ({_HAS_SETS[value]})")
+            elif value == "runnable":
+                where.append(runnable_where(int(positive)))
     if "withdrawn" in parsed.values("is"):
         where.append("p.withdrawn = 1")
     _user_state_filters(query, parsed, where, params)
