@@ -199,7 +199,7 @@ class DigestApp(App[int]):
         # wait for it, so nothing else (settings, tree counts, the first paper's details)
         # competes with the first frame for the GIL.
         self._first_paint = threading.Event()
-        # config.yaml is read once, by whichever worker needs a setting first (_ensure_settings).
+        # config.yaml is read once, by whichever worker needs a setting first (_after_first_paint).
         self._settings_lock = threading.Lock()
         self._settings_checked = False
         self.layout_name: Layout | None = None
@@ -342,10 +342,7 @@ class DigestApp(App[int]):
             prefs, window = self._first_view()
         self._send(msg.ViewRestored(prefs))
         self._send(msg.RowsLoaded(window, request))
-        # Everything below waits for the first frame (bounded: a list that is never painted,
-        # say an app closing at once, must not keep the library from loading).
-        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
-        self._ensure_settings()
+        self._after_first_paint()  # everything below: the sample, tree counts, re-enrichment
         self.service.startup(progress)
         tree = self.service.tree_data()
         self._report_data_file_problems()
@@ -374,12 +371,15 @@ class DigestApp(App[int]):
         self.selection, self.sort = prefs.selection or Selection(), prefs.sort
         self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
 
-    def _ensure_settings(self) -> None:
-        """(In a worker: the start-up one after the first frame, or the first paper's load,
-        whichever comes first.) Read config.yaml once: a typo in it is said on screen (file,
-        line, field) and the app goes on with the default settings, rather than stopping at
-        the first key that reads a setting. Not before the first frame: the settings' models
-        bring pydantic (~60 ms), and the list does not need them."""
+    def _after_first_paint(self) -> None:
+        """(In a worker: the start-up one and the paper loads.) Wait for the first list on
+        screen, so nothing competes with that frame for the GIL (bounded: a list that is
+        never painted, say an app closing at once, must not keep the library from loading);
+        then read config.yaml, once, by whichever worker gets here first: a typo in it is
+        said on screen (file, line, field) and the app goes on with the default settings,
+        rather than stopping at the first key that reads a setting. Not before the first
+        frame: the settings' models bring pydantic (~60 ms), and the list does not need them."""
+        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
         with self._settings_lock:
             if self._settings_checked:
                 return
@@ -551,9 +551,7 @@ class DigestApp(App[int]):
 
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
     def _load_paper(self, paper_id: str) -> None:
-        # The first paper's details (and the settings and modules they bring) after the list.
-        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
-        self._ensure_settings()
+        self._after_first_paint()  # the first paper's details, and the modules they bring
         paper = self.service.paper(paper_id)
         health = self.service.cached_health(paper) if paper else {}
         self._send(msg.PaperLoaded(paper, health))
