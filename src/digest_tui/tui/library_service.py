@@ -595,12 +595,13 @@ class LibraryService:
             self._health = None
         with self._own_lock:
             own, self._own = dict(self._own), {}
-        for library in own:
-            # Thread-safe: a statement running on it (a similar-index build, a re-enrichment
-            # batch) stops with "interrupted" and its transaction rolls back; the worker then
-            # leaves and closes its connection itself.
-            with contextlib.suppress(sqlite3.Error):
-                library.conn.interrupt()
+            for library in own:
+                # A statement running on it (a similar-index build, a re-enrichment batch)
+                # stops with "interrupted" and its transaction rolls back; the worker then
+                # leaves and closes its connection itself. Under the lock: a worker takes it
+                # before closing (own_library), so no connection is interrupted mid-close.
+                with contextlib.suppress(sqlite3.Error):
+                    library.conn.interrupt()
         if self._reader_lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
             try:
                 if self._reader is not None:
