@@ -82,5 +82,5 @@ async def test_a_worker_result_after_the_screens_are_gone_is_dropped(home) -> No
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
     assert not app.screen_stack
-    await app._on_message(msg.StatusChanged("late progress"))  # no IndexError
+    await app._on_message(msg.StatusChanged("late progress", "fetch"))  # no IndexError
     await app._on_message(msg.Notice("late notice", "information", None))

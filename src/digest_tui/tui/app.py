@@ -205,6 +205,8 @@ class DigestApp(App[int]):
         self.layout_name: Layout | None = None
         # The ids the last "mark all shown read" changed: what `u` puts back.
         self._undo_mark_all: list[str] = []
+        # The status bar's line per worker showing one (StatusChanged.source), oldest first.
+        self._statuses: dict[str, str] = {}
         # After `.`/`,` moved to another view: (that view's key, step), so its rows open on
         # its first (or last) unread paper.
         self._land_on_unread: tuple[tuple[str, str | None], int] | None = None
@@ -320,7 +322,12 @@ class DigestApp(App[int]):
         self.notify_text(message.text, severity=message.severity, timeout=message.timeout)
 
     def on_status_changed(self, message: msg.StatusChanged) -> None:
-        self.set_status(message.text)
+        # The newest line of the workers still running: a fetch's progress stays on screen
+        # when the similarity index, built meanwhile, is done.
+        self._statuses.pop(message.source, None)
+        if message.text:
+            self._statuses[message.source] = message.text
+        self.set_status(next(reversed(self._statuses.values()), ""))
 
     def on_clipboard_copy(self, message: msg.ClipboardCopy) -> None:
         self.copy_to_clipboard(message.text)
@@ -1045,9 +1052,9 @@ class DigestApp(App[int]):
         from digest_tui.sources.hf_fetch import FetchSpec
 
         def progress(done: int, total: int, label: str) -> None:
-            self._send(msg.StatusChanged(f"Fetching {label}… {done}/{total}"))
+            self._send(msg.StatusChanged(f"Fetching {label}… {done}/{total}", "fetch"))
 
-        self._send(msg.StatusChanged("Fetching from Hugging Face…"))
+        self._send(msg.StatusChanged("Fetching from Hugging Face…", "fetch"))
         try:
             with self.service.own_library() as library:
                 report = fetch_sources(  # Daily Papers, and arXiv if config.yaml says so
@@ -1058,7 +1065,7 @@ class DigestApp(App[int]):
                     cancel=self._quitting,
                 )
         finally:
-            self._send(msg.StatusChanged(""))
+            self._send(msg.StatusChanged("", "fetch"))
         if self._quitting.is_set():
             return
         severity = "information" if report.ok else "error"
@@ -1081,9 +1088,9 @@ class DigestApp(App[int]):
         from digest_tui.sync.engine import SyncEngine, configured_remote
 
         def progress(message: str) -> None:
-            self._send(msg.StatusChanged(f"Sync: {message}"))
+            self._send(msg.StatusChanged(f"Sync: {message}", "sync"))
 
-        self._send(msg.StatusChanged("Sync: starting…"))
+        self._send(msg.StatusChanged("Sync: starting…", "sync"))
         try:
             with SyncEngine.owning(
                 open_library(self.ctx), progress=progress, cancel=self._quitting
@@ -1100,7 +1107,7 @@ class DigestApp(App[int]):
             self._notify_from_thread(f"Sync failed: {exc}", severity="error", timeout=10)
             return
         finally:
-            self._send(msg.StatusChanged(""))
+            self._send(msg.StatusChanged("", "sync"))
         summary = "; ".join(report.lines()[:3]) or "nothing to do"
         self._notify_from_thread(f"Synced: {summary}", timeout=6)
         if report.changed:
@@ -1291,11 +1298,11 @@ class DigestApp(App[int]):
         if not self.service.similar_index_pending():
             return
         # The status line, not a toast: the panel's Similar section says it too.
-        self._send(msg.StatusChanged("Building the similarity index…"))
+        self._send(msg.StatusChanged("Building the similarity index…", "similar"))
         try:
             self.service.build_similar_index()
         finally:
-            self._send(msg.StatusChanged(""))
+            self._send(msg.StatusChanged("", "similar"))
         if not self._quitting.is_set():
             self._send(msg.StateSaved())  # the shown paper's Similar section, "For you"
 
