@@ -37,6 +37,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
 from digest_tui.paper_view import PaperView
+from digest_tui.store.db import interrupted
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
@@ -1364,7 +1365,7 @@ class DigestApp(App[int]):
         so without this a failure would pass in silence (and "Loading library…" stay)."""
         if event.state != WorkerState.ERROR or event.worker.error is None:
             return
-        if self._quitting.is_set() and _interrupted(event.worker.error):
+        if self._quitting.is_set() and interrupted(event.worker.error):
             return  # LibraryService.close stopped its statement on the way out: not a failure
         self.report_failure(event.worker.name or "a background task", event.worker.error)
 
@@ -1405,7 +1406,3 @@ def run_app(ctx: AppContext) -> int:
     status = app.return_code or 0
     leave(status)  # a thread stuck on a stalled server must not keep the process alive
     return status
-
-
-def _interrupted(error: BaseException) -> bool:
-    return getattr(error, "sqlite_errorname", "") == "SQLITE_INTERRUPT"
