@@ -108,7 +108,7 @@ class Recorder:
             self.painted_cpu[search] = (time.thread_time(), time.process_time())
         self.painted.setdefault(search, time.perf_counter())
 
-    async def wait_count(self, paper_list: PaperList) -> None:
+    async def wait_whole_list(self) -> None:
         """Until the list holds every paper of the request shown (its second step, if any)."""
         deadline = time.perf_counter() + TIMEOUT_S
         while getattr(self.app, "_first_rows_of", None) is not None:
@@ -212,7 +212,7 @@ async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str,
                             per_length.setdefault(length, []).append(painted - started)
                             # The first step of a long list is its first screen: the whole
                             # list follows (bounded: TIMEOUT_S) before the next key.
-                            await recorder.wait_count(paper_list)
+                            await recorder.wait_whole_list()
                             counts[typed] = paper_list.count
                         # Escape clears the search: the full list comes back.
                         recorder.forget("")
@@ -232,7 +232,7 @@ async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str,
                         await recorder.wait_painted("")
                         recorder.forget("")
                 rss = current_rss_mb()
-                if profiler is not None and profile:
+                if profiler is not None:
                     profiler.dump_stats(profile)
                 await app.workers.wait_for_complete()
     return {

@@ -28,7 +28,8 @@ from tests.support.fake_arxiv import (
 )
 from tests.support.loopback import Recorded, serve
 from tests.support.paths import ROOT
-from tests.support.pilot import find_node, settle
+from tests.support.pilot import find_node
+from tests.ui.settle import settle
 
 DAY = "2025-06-04"
 DC_DIGEST = f"arxiv-cs.DC-{DAY}"

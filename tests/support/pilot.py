@@ -5,16 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from textual.pilot import Pilot
-
 from digest_tui.tui.widgets.nav_tree import NavTree
-
-
-async def settle(pilot: Pilot, rounds: int = 3) -> None:
-    """Let workers (which start other workers) and the messages they post run to the end."""
-    for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 def tree_nodes(tree: NavTree) -> Iterator[Any]:

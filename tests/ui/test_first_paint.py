@@ -67,14 +67,19 @@ Probe(AppContext()).run(headless=True, size=(160, 48))
 NOT_BEFORE_FIRST_FRAME = ("pydantic", "yaml", "httpx", "digest_tui.settings_schema")
 
 
-def _start_app(home: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE],
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    """The app as `code` drives it, in a fresh interpreter (in the test's home)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         timeout=240,
         stdin=subprocess.DEVNULL,
     )
+
+
+def _start_app() -> dict[str, object]:
+    done = _run(_PROBE)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     assert lines, f"the app printed no record (exit status {done.returncode}): {done.stderr}"
     result: dict[str, object] = json.loads(lines[-1])
@@ -82,7 +87,7 @@ def _start_app(home: Path) -> dict[str, object]:
 
 
 def test_first_frame_needs_neither_pydantic_nor_yaml_nor_httpx(home: Path) -> None:
-    record = _start_app(home)
+    record = _start_app()
     assert record["rows"] == 152  # the sample library's papers: the list did load
     before = {name.split(".")[0] for name in record["modules"]}  # type: ignore[union-attr]
     before |= set(record["modules"])  # type: ignore[arg-type]
@@ -92,7 +97,7 @@ def test_first_frame_needs_neither_pydantic_nor_yaml_nor_httpx(home: Path) -> No
 
 
 def test_after_the_first_frame_the_app_is_whole(home: Path) -> None:
-    record = _start_app(home)
+    record = _start_app()
     assert record["footers"] == 1  # mounted once, after the first frame
     assert record["footer_keys"] > 5  # and showing the keys (q Quit, / Search, ? Help...)
     assert record["tree_nodes"] > 10  # topics and digests counted after the first frame
@@ -127,13 +132,7 @@ sys.exit(app.return_code or 0)
 def test_quitting_at_the_first_frame_is_no_internal_error(home: Path) -> None:
     # The footer is mounted after the first frame: an app already leaving then has no screen
     # to mount it on, which once ended in "internal error: MountError".
-    done = subprocess.run(
-        [sys.executable, "-c", _QUIT_AT_FIRST_FRAME],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        stdin=subprocess.DEVNULL,
-    )
+    done = _run(_QUIT_AT_FIRST_FRAME)
     assert "internal error" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert done.returncode == 0, done.stderr
     assert not (home / "state" / "errors.log").exists()

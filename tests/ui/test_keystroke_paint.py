@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from textual import events
 from textual.screen import Screen
+from textual.widget import Widget
 
 from digest_tui.config import AppContext
 from digest_tui.tui import messages as msg
@@ -113,10 +114,8 @@ async def test_a_burst_of_keys_ends_with_the_last_querys_rows_and_its_paper_in_t
         # Every prefix of the word is a search; all keys are sent before any answer lands.
         await pilot.press("slash", *"kernel")
         await settle(pilot, rounds=5)
-        expected = await asyncio.to_thread(
-            app.service.list_window, app.selection, "kernel", app.sort
-        )
-        assert list(papers.rowids) == list(expected.rowids)
+        expected = await _listed(app, "kernel")
+        assert list(papers.rowids) == expected
         current = papers.current
         assert current is not None and current.id != first.id
         panel = app.query_one(PaperPanel)
@@ -138,7 +137,7 @@ async def test_a_paper_loaded_for_a_cursor_that_moved_on_is_not_drawn(home: Path
         app.post_message(msg.PaperLoaded(other, {}))
         await settle(pilot)
         assert panel.paper is not None and panel.paper.id == shown.id
-        assert other is not None and other.title not in _body_text(app)
+        assert other is not None and other.title not in _text(app.query_one(PaperBody))
 
 
 async def test_the_same_extras_twice_draw_the_panel_once(
@@ -182,13 +181,14 @@ async def test_search_notes_show_new_words_in_place(home: Path) -> None:
         assert not notes.has_class("visible")
 
 
-def _text(widget: SearchNotes) -> str:
+async def _listed(app: DigestApp, search: str) -> list[int]:
+    """The rowids the service lists for `search` in the app's view and sort: the oracle."""
+    window = await asyncio.to_thread(app.service.list_window, app.selection, search, app.sort)
+    return list(window.rowids)
+
+
+def _text(widget: Widget) -> str:
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
-
-
-def _body_text(app: DigestApp) -> str:
-    body = app.query_one(PaperBody)
-    return "\n".join(strip.text for strip in body.render_lines(body.region.reset_offset))
 
 
 async def test_an_answer_that_a_queued_keystroke_replaces_is_not_painted(home: Path) -> None:
@@ -216,10 +216,8 @@ async def test_an_answer_that_a_queued_keystroke_replaces_is_not_painted(home: P
         await settle(pilot)
         assert 0 not in painted  # the answer overtaken by the queued key never showed
         assert painted and papers.count == painted[-1]
-        expected = await asyncio.to_thread(
-            app.service.list_window, app.selection, "kerne", app.sort
-        )
-        assert list(papers.rowids) == list(expected.rowids)
+        expected = await _listed(app, "kerne")
+        assert list(papers.rowids) == expected
 
 
 async def test_keys_that_arrive_in_one_read_start_one_search(home: Path) -> None:
@@ -246,9 +244,7 @@ async def test_keys_that_arrive_in_one_read_start_one_search(home: Path) -> None
         assert app.query_one("#search", SearchBox).value == "kernels"
         assert app._rows_request == before + 1, "one search for the whole word"
         assert asked == ["kernels"]
-        expected = await asyncio.to_thread(
-            app.service.list_window, app.selection, "kernels", app.sort
-        )
+        expected = await _listed(app, "kernels")
         papers = app.query_one(PaperList)
-        assert papers.count > 0 and list(papers.rowids) == list(expected.rowids)
+        assert papers.count > 0 and list(papers.rowids) == expected
         assert app.search_text == "kernels"

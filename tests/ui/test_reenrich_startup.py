@@ -21,7 +21,7 @@ from digest_tui.tui.app import DigestApp
 from digest_tui.tui.library_service import LibraryService
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import settle
+from tests.ui.settle import settle
 
 # One added pattern: every paper's topics are stale (the fingerprint covers the taxonomy).
 TAXONOMY_EDIT = """\

@@ -82,5 +82,41 @@ async def test_a_worker_result_after_the_screens_are_gone_is_dropped(home) -> No
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
     assert not app.screen_stack
-    await app._on_message(msg.StatusChanged("late progress"))  # no IndexError
+    await app._on_message(msg.StatusChanged("late progress", "fetch"))  # no IndexError
     await app._on_message(msg.Notice("late notice", "information", None))
+
+
+def _interrupted_statement() -> Exception:
+    """The error a worker's statement raises when LibraryService.close interrupts it."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    conn.create_function("stop", 0, lambda: conn.interrupt() or 1)
+    try:
+        conn.execute("SELECT stop()").fetchone()
+    except sqlite3.OperationalError as exc:
+        return exc
+    finally:
+        conn.close()
+    raise AssertionError("the statement was not interrupted")
+
+
+async def test_a_statement_interrupted_on_the_way_out_is_no_failure(home) -> None:
+    from types import SimpleNamespace
+
+    from textual.worker import WorkerState
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        error = _interrupted_statement()
+        failed = SimpleNamespace(state=WorkerState.ERROR, worker=SimpleNamespace(error=error))
+        failed.worker.name = "similar-index"
+        shown = notices(app)
+        app._quitting.set()  # LibraryService.close interrupts statements only when quitting
+        app.on_worker_state_changed(failed)  # type: ignore[arg-type]
+        assert notices(app) == shown
+        assert not app.ctx.paths.error_log.exists()
+        app._quitting.clear()  # the same error at any other time is a failure, reported
+        app.on_worker_state_changed(failed)  # type: ignore[arg-type]
+        assert len(notices(app)) == len(shown) + 1 and "interrupted" in notices(app)[-1]

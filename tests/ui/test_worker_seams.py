@@ -128,3 +128,27 @@ async def test_notices_shown_are_readable_and_match_the_toasts(home):
         assert notices(app)[-1] == "bell \\x07 [b]x[/b]"
         toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
         assert any("bell \\x07 [b]x[/b]" in text for text in toasts), toasts
+
+
+async def test_a_worker_ending_leaves_another_workers_status_line(home):
+    """The similarity index finishing while a fetch runs (its build starts when the library
+    is ready, so right after a launch) cleared the fetch's "Fetching…" line: the status bar
+    went blank with the fetch still under way (tests/ui/test_quit_while_stalled.py then waited
+    for "Fetching" in vain)."""
+    from textual.widgets import Static
+
+    from digest_tui.tui import messages as msg
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        status = app.query_one("#status", Static)
+        app.post_message(msg.StatusChanged("Building the similarity index…", "similar"))
+        app.post_message(msg.StatusChanged("Fetching from Hugging Face…", "fetch"))
+        app.post_message(msg.StatusChanged("", "similar"))
+        await pilot.pause()
+        assert "Fetching from Hugging Face" in str(status.render())
+        assert status.has_class("visible")
+        app.post_message(msg.StatusChanged("", "fetch"))
+        await pilot.pause()
+        assert not status.has_class("visible")

@@ -78,3 +78,14 @@ def test_the_list_refuses_the_ui_thread(service: LibraryService) -> None:
         service.list_window(Selection())
     with pytest.raises(UIThreadCall):
         service.rows_by_rowid([1])
+
+
+def test_a_workers_own_connection_refuses_the_ui_thread(service: LibraryService) -> None:
+    """Opening a connection (a migration, maybe) and the re-enrichment on it block like any
+    other library call."""
+    service.ui_thread = threading.get_ident()
+    with pytest.raises(UIThreadCall), service.own_library():
+        pass
+    with pytest.raises(UIThreadCall):
+        service.reenrich()
+    assert not service._own  # nothing was opened

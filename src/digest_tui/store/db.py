@@ -52,6 +52,12 @@ _NOT_THE_FILE = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.NotSu
 _UDF_FAILED = "user-defined function raised exception"
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether `exc` is a statement stopped on purpose (`Connection.interrupt`, as the app
+    does to its workers' connections when it quits): not a problem with the file."""
+    return (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_INTERRUPT")
+
+
 def library_error(exc: sqlite3.Error, path: str) -> Exception:
     """The error to raise for `exc` on the library at `path`: a LibraryFileError saying what
     happened and what to do, or `exc` itself when it is not about the file."""
@@ -62,9 +68,9 @@ def library_error(exc: sqlite3.Error, path: str) -> Exception:
         or str(exc).startswith(_UDF_FAILED)
     ):
         return exc
+    if interrupted(exc):
+        return exc
     code = getattr(exc, "sqlite_errorname", "") or ""
-    if code.startswith("SQLITE_INTERRUPT"):
-        return exc  # stopped on purpose (Connection.interrupt, the app quitting): not the file
     if code.startswith("SQLITE_FULL"):
         message = "the disk is full (or the file reached its size limit); the change was not saved"
     elif code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):

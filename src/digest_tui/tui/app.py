@@ -37,6 +37,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
 from digest_tui.paper_view import PaperView
+from digest_tui.store.db import interrupted
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
 from digest_tui.tui import messages as msg
@@ -199,12 +200,14 @@ class DigestApp(App[int]):
         # wait for it, so nothing else (settings, tree counts, the first paper's details)
         # competes with the first frame for the GIL.
         self._first_paint = threading.Event()
-        # config.yaml is read once, by whichever worker needs a setting first (_ensure_settings).
+        # config.yaml is read once, by whichever worker needs a setting first (_after_first_paint).
         self._settings_lock = threading.Lock()
         self._settings_checked = False
         self.layout_name: Layout | None = None
         # The ids the last "mark all shown read" changed: what `u` puts back.
         self._undo_mark_all: list[str] = []
+        # The status bar's line per worker showing one (StatusChanged.source), oldest first.
+        self._statuses: dict[str, str] = {}
         # After `.`/`,` moved to another view: (that view's key, step), so its rows open on
         # its first (or last) unread paper.
         self._land_on_unread: tuple[tuple[str, str | None], int] | None = None
@@ -320,7 +323,12 @@ class DigestApp(App[int]):
         self.notify_text(message.text, severity=message.severity, timeout=message.timeout)
 
     def on_status_changed(self, message: msg.StatusChanged) -> None:
-        self.set_status(message.text)
+        # The newest line of the workers still running: a fetch's progress stays on screen
+        # when the similarity index, built meanwhile, is done.
+        self._statuses.pop(message.source, None)
+        if message.text:
+            self._statuses[message.source] = message.text
+        self.set_status(next(reversed(self._statuses.values()), ""))
 
     def on_clipboard_copy(self, message: msg.ClipboardCopy) -> None:
         self.copy_to_clipboard(message.text)
@@ -342,10 +350,7 @@ class DigestApp(App[int]):
             prefs, window = self._first_view()
         self._send(msg.ViewRestored(prefs))
         self._send(msg.RowsLoaded(window, request))
-        # Everything below waits for the first frame (bounded: a list that is never painted,
-        # say an app closing at once, must not keep the library from loading).
-        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
-        self._ensure_settings()
+        self._after_first_paint()  # everything below: the sample, tree counts, re-enrichment
         self.service.startup(progress)
         tree = self.service.tree_data()
         self._report_data_file_problems()
@@ -374,12 +379,15 @@ class DigestApp(App[int]):
         self.selection, self.sort = prefs.selection or Selection(), prefs.sort
         self.main_screen.query_one(PaperPanel).set_class(prefs.panel_hidden, "hidden")
 
-    def _ensure_settings(self) -> None:
-        """(In a worker: the start-up one after the first frame, or the first paper's load,
-        whichever comes first.) Read config.yaml once: a typo in it is said on screen (file,
-        line, field) and the app goes on with the default settings, rather than stopping at
-        the first key that reads a setting. Not before the first frame: the settings' models
-        bring pydantic (~60 ms), and the list does not need them."""
+    def _after_first_paint(self) -> None:
+        """(In a worker: the start-up one and the paper loads.) Wait for the first list on
+        screen, so nothing competes with that frame for the GIL (bounded: a list that is
+        never painted, say an app closing at once, must not keep the library from loading);
+        then read config.yaml, once, by whichever worker gets here first: a typo in it is
+        said on screen (file, line, field) and the app goes on with the default settings,
+        rather than stopping at the first key that reads a setting. Not before the first
+        frame: the settings' models bring pydantic (~60 ms), and the list does not need them."""
+        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
         with self._settings_lock:
             if self._settings_checked:
                 return
@@ -551,9 +559,7 @@ class DigestApp(App[int]):
 
     @work(thread=True, exclusive=True, group="paper", exit_on_error=False)
     def _load_paper(self, paper_id: str) -> None:
-        # The first paper's details (and the settings and modules they bring) after the list.
-        self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
-        self._ensure_settings()
+        self._after_first_paint()  # the first paper's details, and the modules they bring
         paper = self.service.paper(paper_id)
         health = self.service.cached_health(paper) if paper else {}
         self._send(msg.PaperLoaded(paper, health))
@@ -1047,9 +1053,9 @@ class DigestApp(App[int]):
         from digest_tui.sources.hf_fetch import FetchSpec
 
         def progress(done: int, total: int, label: str) -> None:
-            self._send(msg.StatusChanged(f"Fetching {label}… {done}/{total}"))
+            self._send(msg.StatusChanged(f"Fetching {label}… {done}/{total}", "fetch"))
 
-        self._send(msg.StatusChanged("Fetching from Hugging Face…"))
+        self._send(msg.StatusChanged("Fetching from Hugging Face…", "fetch"))
         try:
             with self.service.own_library() as library:
                 report = fetch_sources(  # Daily Papers, and arXiv if config.yaml says so
@@ -1060,7 +1066,7 @@ class DigestApp(App[int]):
                     cancel=self._quitting,
                 )
         finally:
-            self._send(msg.StatusChanged(""))
+            self._send(msg.StatusChanged("", "fetch"))
         if self._quitting.is_set():
             return
         severity = "information" if report.ok else "error"
@@ -1083,9 +1089,9 @@ class DigestApp(App[int]):
         from digest_tui.sync.engine import SyncEngine, configured_remote
 
         def progress(message: str) -> None:
-            self._send(msg.StatusChanged(f"Sync: {message}"))
+            self._send(msg.StatusChanged(f"Sync: {message}", "sync"))
 
-        self._send(msg.StatusChanged("Sync: starting…"))
+        self._send(msg.StatusChanged("Sync: starting…", "sync"))
         try:
             with SyncEngine.owning(
                 open_library(self.ctx), progress=progress, cancel=self._quitting
@@ -1102,7 +1108,7 @@ class DigestApp(App[int]):
             self._notify_from_thread(f"Sync failed: {exc}", severity="error", timeout=10)
             return
         finally:
-            self._send(msg.StatusChanged(""))
+            self._send(msg.StatusChanged("", "sync"))
         summary = "; ".join(report.lines()[:3]) or "nothing to do"
         self._notify_from_thread(f"Synced: {summary}", timeout=6)
         if report.changed:
@@ -1293,11 +1299,11 @@ class DigestApp(App[int]):
         if not self.service.similar_index_pending():
             return
         # The status line, not a toast: the panel's Similar section says it too.
-        self._send(msg.StatusChanged("Building the similarity index…"))
+        self._send(msg.StatusChanged("Building the similarity index…", "similar"))
         try:
             self.service.build_similar_index()
         finally:
-            self._send(msg.StatusChanged(""))
+            self._send(msg.StatusChanged("", "similar"))
         if not self._quitting.is_set():
             self._send(msg.StateSaved())  # the shown paper's Similar section, "For you"
 
@@ -1359,7 +1365,7 @@ class DigestApp(App[int]):
         so without this a failure would pass in silence (and "Loading library…" stay)."""
         if event.state != WorkerState.ERROR or event.worker.error is None:
             return
-        if self._quitting.is_set() and _interrupted(event.worker.error):
+        if self._quitting.is_set() and interrupted(event.worker.error):
             return  # LibraryService.close stopped its statement on the way out: not a failure
         self.report_failure(event.worker.name or "a background task", event.worker.error)
 
@@ -1400,7 +1406,3 @@ def run_app(ctx: AppContext) -> int:
     status = app.return_code or 0
     leave(status)  # a thread stuck on a stalled server must not keep the process alive
     return status
-
-
-def _interrupted(error: BaseException) -> bool:
-    return getattr(error, "sqlite_errorname", "") == "SQLITE_INTERRUPT"

@@ -105,10 +105,13 @@ class LibraryService:
         self._reader: Library | None = None
         self._reader_lock = threading.Lock()
 
-    @contextmanager
-    def _locked(self) -> Iterator[Library]:
+    def _refuse_ui_thread(self) -> None:
         if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
             raise UIThreadCall("a library call was made on the UI thread; use a worker")
+
+    @contextmanager
+    def _locked(self) -> Iterator[Library]:
+        self._refuse_ui_thread()
         with self._lock:
             yield self.library
 
@@ -141,8 +144,6 @@ class LibraryService:
         on through the shared connection. `Library.reenrich` writes each batch in a short
         transaction of its own (WAL: readers never wait; another write waits for one batch's
         write at most), and a paper changed in between is enriched again inside its write."""
-        if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
-            raise UIThreadCall("a library call was made on the UI thread; use a worker")
         with self.own_library() as library:
             stale = library.stale_count()
             if not stale:
@@ -165,8 +166,7 @@ class LibraryService:
 
     @contextmanager
     def _list_reader(self) -> Iterator[Library]:
-        if self.ui_thread is not None and threading.get_ident() == self.ui_thread:
-            raise UIThreadCall("a library call was made on the UI thread; use a worker")
+        self._refuse_ui_thread()
         with self._reader_lock:
             if self._reader is None:
                 from digest_tui.service import open_library
@@ -570,6 +570,7 @@ class LibraryService:
         """A connection of the calling worker's own, closed when it is done or the app leaves."""
         from digest_tui.service import open_library
 
+        self._refuse_ui_thread()  # opening may migrate the file; its statements block too
         library = open_library(self.ctx, fallback_taxonomy=True)
         closed = threading.Event()
         with self._own_lock:
@@ -594,12 +595,13 @@ class LibraryService:
             self._health = None
         with self._own_lock:
             own, self._own = dict(self._own), {}
-        for library in own:
-            # Thread-safe: a statement running on it (a similar-index build, a re-enrichment
-            # batch) stops with "interrupted" and its transaction rolls back; the worker then
-            # leaves and closes its connection itself.
-            with contextlib.suppress(sqlite3.Error):
-                library.conn.interrupt()
+            for library in own:
+                # A statement running on it (a similar-index build, a re-enrichment batch)
+                # stops with "interrupted" and its transaction rolls back; the worker then
+                # leaves and closes its connection itself. Under the lock: a worker takes it
+                # before closing (own_library), so no connection is interrupted mid-close.
+                with contextlib.suppress(sqlite3.Error):
+                    library.conn.interrupt()
         if self._reader_lock.acquire(timeout=self.CLOSE_WAIT_SECONDS):
             try:
                 if self._reader is not None:

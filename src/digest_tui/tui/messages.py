@@ -83,13 +83,15 @@ class HealthLoaded(Message):
 
 @dataclass
 class StatusChanged(Message):
-    """The status line (fetch and sync progress); '' hides it."""
+    """A worker's line in the status bar (fetch, sync, similar-index progress); '' ends it.
+    `source` names the worker: one that ends never clears another's line."""
 
     text: str
+    source: str
 
     def can_replace(self, message: Message) -> bool:
-        # A progress flood: only the newest line matters.
-        return isinstance(message, StatusChanged)
+        # A progress flood: only the newest line of the same worker matters.
+        return isinstance(message, StatusChanged) and message.source == self.source
 
 
 @dataclass
