@@ -588,7 +588,9 @@ class LibraryService:
     CLOSE_WAIT_SECONDS = 1.0
 
     def close(self) -> None:
-        """Close every connection; safe to call twice, and from any thread."""
+        """Close the shared and list connections and stop the workers' own (their running
+        statement is interrupted; each worker closes its connection as it leaves). Safe to
+        call twice, and from any thread."""
         if self._health is not None:
             self._health.close()
             self._health.cache.close()
