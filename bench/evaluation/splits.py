@@ -23,6 +23,7 @@ TEST_SPLITS = {
     "test5": "fifth test",
     "test6": "sixth test",
     "test7": "seventh test",
+    "test8": "eighth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
