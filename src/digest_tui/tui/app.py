@@ -415,8 +415,8 @@ class DigestApp(App[int]):
             self._notify_from_thread(problem, severity="error", timeout=30)
 
     def on_library_ready(self, message: msg.LibraryReady) -> None:
-        theme = message.theme
-        if theme and theme in self.available_themes:
+        theme = self._start_theme(message.theme)
+        if theme:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if not self._populate_tree(message.tree):
@@ -435,6 +435,26 @@ class DigestApp(App[int]):
 
     def on_tree_loaded(self, message: msg.TreeLoaded) -> None:
         self._populate_tree(message.tree)
+
+    def _start_theme(self, remembered: str | None) -> str | None:
+        """The theme to start with: config.yaml's `theme` when it names one (the reader wrote
+        it down, so it wins over the palette's last pick), else the theme last picked in the
+        palette. A name that is no theme is said on screen, with the names there are, and the
+        app goes on as if it were unset."""
+        configured = self.ctx.settings.theme
+        if configured and configured in self.available_themes:
+            return configured
+        if configured:
+            names = ", ".join(sorted(self.available_themes))
+            self.notify_text(
+                f"{self.ctx.paths.config_file}: theme: {configured!r} is not a theme; "
+                f"one of: {names}. Using the last theme picked instead.",
+                severity="error",
+                timeout=30,
+            )
+        if remembered and remembered in self.available_themes:
+            return remembered
+        return None
 
     def _remember_theme(self, theme: Any) -> None:
         self._save_theme(theme.name)
