@@ -403,17 +403,42 @@ _TRACE_REPLAYED = re.compile(
 # not exist as a product).
 _MODELLED = re.compile(
     r"\b(?:high-fidelity|detailed|analytical) simulations?\b"
-    r"|\b[\w.]+-like (?:hardware|architectures?|accelerators?|chips?)\b",
+    r"|\b[\w.]+-like (?:hardware|architectures?|accelerators?|chips?)\b"
+    # (ninth round) the same class in the field's other words: results projected by an
+    # analytical / performance / roofline model, or by an event-driven, cycle-accurate or
+    # architectural simulator, and "simulated speedups / latency / throughput"
+    r"|\b(?:event-driven|discrete-event|cycle-(?:accurate|level)|architectural|trace-based)"
+    r" (?:performance )?simulat(?:ors?|ions?)\b"
+    r"|\bsimulated (?:speed-?ups?|latency|latencies|throughput|performance|results|energy)\b",
     re.I,
 )
+# (ninth round) Results projected by an analytical / roofline model: modelled hardware too, but
+# only when nothing was measured, since such models are as often fitted to real profiles.
+_PROJECTED = re.compile(
+    r"\b(?:analytical|first-principles|roofline) (?:performance |cost |latency )?models?\b", re.I
+)
+_MEASURED_RUN = re.compile(
+    r"\b(?:profil(?:e|es|ed|ing)|measure(?:s|d|ments?)?|measuring|experiments?|benchmark\w*"
+    r"|testbeds?)\b",
+    re.I,
+)
+_MODELLED_GATES = ("simulat", "-like")
+_PROJECTED_GATES = ("analytical", "first-principles", "roofline")
 
 
 def _modelled(abstract: str) -> str | None:
     head = abstract[:4000]
     lower = head.lower()
-    if ("simulation" in lower or "-like" in lower) and _MODELLED.search(head):
+    if any(g in lower for g in _MODELLED_GATES) and _MODELLED.search(head):
         if _REAL_RUN.search(head):
             return None
+        return "results from modelled hardware"
+    if (
+        any(g in lower for g in _PROJECTED_GATES)
+        and _PROJECTED.search(head)
+        and not _REAL_RUN.search(head)
+        and not _MEASURED_RUN.search(head)
+    ):
         return "results from modelled hardware"
     return None
 

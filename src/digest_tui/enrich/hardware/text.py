@@ -151,6 +151,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
     (r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b", "edge", True),
     (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
+    # (ninth round, judge5: a cue entry only, no engine change) edge hardware in the field's
+    # other words: IoT and wearable devices, AI PCs (a laptop-class NPU beside the CPU).
+    (
+        r"\bIoT (?:devices?|nodes?|hardware|endpoints?)\b|\bwearable devices?\b|\bwearables\b",
+        "edge",
+        True,
+    ),
+    (r"\bAI PCs?\b", "edge", True),
     (r"\bsingle-board computers?\b|\bSBCs\b|\bOrange Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
