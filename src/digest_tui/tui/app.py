@@ -36,7 +36,6 @@ from textual.widgets import Footer, Input, Static, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
-from digest_tui.paper_view import PaperView
 from digest_tui.store.db import interrupted
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
@@ -71,6 +70,8 @@ from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
 if TYPE_CHECKING:
+    from digest_tui.paper_view import PaperView
+
     # The screens load when first opened, not before the first frame (the editors bring
     # Textual's TextArea): see _showing.
     from digest_tui.tui.screens.editors import NoteEdit, TagEdit
