@@ -194,3 +194,51 @@ def test_the_first_frame_shows_the_first_rows_and_the_whole_list_follows(home: P
     assert record["count"] == 152, record
     assert "152" in record["title"], record
     assert record["cursor"] == 0
+
+
+_ROWS_DRAWN = r"""
+import inspect, json
+from pathlib import Path
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.widgets.paper_list import PaperList
+
+drawn = []
+draw_row = PaperList._render_row
+
+
+def counted(self, row, width, is_cursor, focused):
+    drawn.append(row.rowid)
+    return draw_row(self, row, width, is_cursor, focused)
+
+
+PaperList._render_row = counted
+
+
+class Probe(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def on_mount(self):
+        self.call_after_refresh(self._first_frame)
+
+    def _first_frame(self):
+        papers = self.main_screen.query_one(PaperList)
+        print(json.dumps({"drawn": drawn, "height": papers.size.height}), flush=True)
+        self.exit()
+
+
+Probe(AppContext()).run(headless=True, size=(160, 48))
+"""
+
+
+def test_the_first_frame_draws_each_row_once(home: Path) -> None:
+    # The list's first layout sends it a Resize after the first render; clearing the drawn
+    # lines there (they are keyed by width already) drew every row twice (~10 ms at 160x48).
+    done = _run(_ROWS_DRAWN)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, f"the app printed no record (exit status {done.returncode}): {done.stderr}"
+    record = json.loads(lines[-1])
+    drawn = record["drawn"]
+    assert len(drawn) == record["height"], (len(drawn), record["height"])
+    assert len(set(drawn)) == len(drawn)
