@@ -10,15 +10,20 @@ runs only once the screen has no dirty widgets left, i.e. after the compositor r
 The apps run with `App.run(headless=True, size=...)`: everything but writing escape sequences to
 a terminal happens.
 
-- digest: the real DigestApp on a DIGEST_TUI_HOME holding --papers synthetic papers (its start-up
-  worker opens SQLite and shows the first window of the list, the ordered rowids and a screen of
-  rows; the sample check, stale enrichment, tree counts come after that paint);
+- digest: the real DigestApp on a DIGEST_TUI_HOME holding --papers synthetic papers (before
+  composing it reads the first window of the list, a screen of rowids off an index and their
+  rows, and shows it in on_mount; the whole order, the sample check, stale enrichment and tree
+  counts come after that paint);
 - baseline: a bare Textual app with the same shape (a Horizontal of a Tree, an empty
   ScrollView-based list and a Static, plus a Footer), no data: Textual's own floor.
 
 Each child also reports its process CPU time (every thread, from exec) at that frame: on a
 loaded machine wall time measures the scheduler as much as the app, CPU is the honest A/B. The
 digest child lists which heavy modules (pydantic, yaml, httpx, ...) were loaded by then.
+
+Each child also records a timeline of its launch (imports done, compose, mount, the first
+window read, rows handed to the list, first frame, rows painted: wall and process CPU), printed
+as medians beside the empty app's.
 
 Also measured, each over --runs fresh processes: `python -c pass` (interpreter floor),
 `import digest_tui.cli`, `digest-tui --help`, and `import digest_tui.tui.app`; plus the modules
