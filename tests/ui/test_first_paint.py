@@ -242,3 +242,23 @@ def test_the_first_frame_draws_each_row_once(home: Path) -> None:
     drawn = record["drawn"]
     assert len(drawn) == record["height"], (len(drawn), record["height"])
     assert len(set(drawn)) == len(drawn)
+
+
+async def test_keys_typed_at_the_first_frame_are_taken(home: Path) -> None:
+    # The footer and the tree's counts come after the first frame; the keys do not wait for
+    # them: `/` and a word typed at once land in the search box and narrow the list.
+    from textual.widgets import Input
+
+    from digest_tui.config import AppContext
+    from digest_tui.tui.app import DigestApp
+    from digest_tui.tui.widgets.paper_list import PaperList
+    from tests.ui.settle import settle
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("slash", *"attention")
+        assert app.query_one("#search", Input).value == "attention"
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        assert 0 < papers.count < 152, papers.count
+        assert app.search_text == "attention"
