@@ -10,15 +10,20 @@ runs only once the screen has no dirty widgets left, i.e. after the compositor r
 The apps run with `App.run(headless=True, size=...)`: everything but writing escape sequences to
 a terminal happens.
 
-- digest: the real DigestApp on a DIGEST_TUI_HOME holding --papers synthetic papers (its start-up
-  worker opens SQLite and shows the first window of the list, the ordered rowids and a screen of
-  rows; the sample check, stale enrichment, tree counts come after that paint);
+- digest: the real DigestApp on a DIGEST_TUI_HOME holding --papers synthetic papers (before
+  composing it reads the first window of the list, a screen of rowids off an index and their
+  rows, and shows it in on_mount; the whole order, the sample check, stale enrichment and tree
+  counts come after that paint);
 - baseline: a bare Textual app with the same shape (a Horizontal of a Tree, an empty
   ScrollView-based list and a Static, plus a Footer), no data: Textual's own floor.
 
 Each child also reports its process CPU time (every thread, from exec) at that frame: on a
 loaded machine wall time measures the scheduler as much as the app, CPU is the honest A/B. The
 digest child lists which heavy modules (pydantic, yaml, httpx, ...) were loaded by then.
+
+Each child also records a timeline of its launch (imports done, compose, mount, the first
+window read, rows handed to the list, first frame, rows painted: wall and process CPU), printed
+as medians beside the empty app's.
 
 Also measured, each over --runs fresh processes: `python -c pass` (interpreter floor),
 `import digest_tui.cli`, `digest-tui --help`, and `import digest_tui.tui.app`; plus the modules
@@ -71,6 +76,12 @@ def child_digest(out: Path) -> None:
 
     imported = time.monotonic()
     record: dict[str, Any] = {"child_start": _T_CHILD_START, "imported": imported}
+    # The launch's timeline: (stage, monotonic, process CPU) in the order they happened.
+    timeline: list[tuple[str, float, float]] = [("imported", imported, time.process_time())]
+    record["timeline"] = timeline
+
+    def mark(stage: str) -> None:
+        timeline.append((stage, time.monotonic(), time.process_time()))
 
     import inspect
 
@@ -80,14 +91,28 @@ def child_digest(out: Path) -> None:
 
         # Textual dispatches on_mount to every class in the MRO that defines it, so the app's
         # own on_mount still runs; this one only adds the first-frame probe.
+        def compose(self) -> Any:
+            mark("compose starts")
+            yield from super().compose()
+            mark("compose ends")
+
         def on_mount(self) -> None:
+            mark("mounted")
             self.call_after_refresh(self._first_frame)
 
         def _first_frame(self) -> None:
             record["first_frame"] = time.monotonic()
+            mark("first frame")
+
+        def _first_view(self) -> Any:
+            mark("first window: query starts")
+            found = super()._first_view()
+            mark("first window: read")
+            return found
 
         def _show_rows(self, window: ListWindow) -> None:
             if "rows_shown" not in record:
+                mark("rows handed to the list")
                 record["rows_shown"] = time.monotonic()
                 record["rows"] = len(window.rowids)
                 # Queued before the app's own after-first-frame work (the footer, the workers
@@ -97,6 +122,7 @@ def child_digest(out: Path) -> None:
 
         def _rows_painted(self) -> None:
             record["rows_painted"] = time.monotonic()
+            mark("rows painted")
             # CPU of the whole process (every thread) from exec to this frame: on a loaded
             # machine the honest A/B, since wall time there measures the scheduler too.
             record["cpu_s"] = time.process_time()
@@ -121,6 +147,11 @@ def child_baseline(out: Path) -> None:
 
     imported = time.monotonic()
     record: dict[str, Any] = {"child_start": _T_CHILD_START, "imported": imported}
+    timeline: list[tuple[str, float, float]] = [("imported", imported, time.process_time())]
+    record["timeline"] = timeline
+
+    def mark(stage: str) -> None:
+        timeline.append((stage, time.monotonic(), time.process_time()))
 
     class EmptyList(ScrollView):
         def render_line(self, y: int) -> Strip:
@@ -134,17 +165,21 @@ def child_baseline(out: Path) -> None:
         """
 
         def compose(self) -> ComposeResult:
+            mark("compose starts")
             with Horizontal():
                 yield Tree("Library")
                 yield EmptyList()
                 yield Static("")
             yield Footer()
+            mark("compose ends")
 
         def on_mount(self) -> None:
+            mark("mounted")
             self.call_after_refresh(self._painted)
 
         def _painted(self) -> None:
             now = time.monotonic()
+            mark("first frame")
             record["first_frame"] = record["rows_shown"] = record["rows_painted"] = now
             record["cpu_s"] = time.process_time()
             record["rss_mb"], record["peak_rss_mb"] = _rss_mb()
@@ -227,6 +262,11 @@ def run_child(mode: str, env: dict[str, str]) -> dict[str, Any]:
         "peak_rss_mb": record["peak_rss_mb"],
         "rows": record.get("rows", 0),
         "first_rows_seconds": record.get("first_rows_seconds"),
+        # ms since spawn (wall) and ms of process CPU at each stage of the launch
+        "timeline": [
+            (stage, round((at - spawn) * 1000, 1), round(cpu * 1000, 1))
+            for stage, at, cpu in record.get("timeline", [])
+        ],
     }
 
 
@@ -387,6 +427,14 @@ def main() -> int:
     print(
         f"DigestApp.first_rows_seconds (App __init__ -> rows set): {rows_in_worker * 1000:.0f} ms"
     )
+    print("\nthe launch's timeline, median ms since spawn (wall / process CPU):")
+    for app_name, samples in (("empty app", baseline), ("digest-tui", digest)):
+        stages = [stage for stage, _, _ in samples[0]["timeline"]]
+        for stage in stages:
+            at = [t[1] for s in samples for t in s["timeline"] if t[0] == stage]
+            cpu = [t[2] for s in samples for t in s["timeline"] if t[0] == stage]
+            wall_ms, cpu_ms = statistics.median(at), statistics.median(cpu)
+            print(f"  {app_name:<10} {stage:<34} {wall_ms:6.0f} {cpu_ms:6.0f}")
     print("\nthe start-up worker's steps, timed alone in a fresh process (ms):")
     for name, value in steps.items():
         shown = f"{value * 1000:6.0f}" if isinstance(value, float) else f"{value:6}"

@@ -114,3 +114,43 @@ def test_reading_commands_load_none_of_the_heavy_libraries(library_home, argv):
     loaded = _loaded_by_command(library_home, argv)
     assert "sqlite3" in loaded  # it did open the library
     assert not {"textual", "pydantic", "httpx", "yaml", "rich"} & loaded
+
+
+# What the app's first frame may not load: the paper records and panel extras (they come with
+# the first paper shown, after the frame), pydantic (settings, models), YAML (taxonomy), the
+# network, and the search box's diagnostics.
+NOT_ON_THE_FIRST_ROWS_PATH = {
+    "pydantic",
+    "yaml",
+    "httpx",
+    "digest_tui.models",
+    "digest_tui.settings_schema",
+    "digest_tui.paper_view",
+    "digest_tui.tui.paper_extras",
+    "digest_tui.store.search_problems",
+    "digest_tui.state.materialise",
+    "digest_tui.enrich.topics",
+}
+
+
+def test_the_first_rows_path_loads_none_of_the_heavy_modules(library_home):
+    # The app's module and the first window of rows it shows (read before the first frame,
+    # DigestApp._first_view): the view left last time, a screen of rowids and their rows.
+    script = (
+        "import json, sys\n"
+        "from digest_tui.config import AppContext\n"
+        "from digest_tui.tui.app import DigestApp\n"
+        "prefs, window = DigestApp(AppContext())._first_view()\n"
+        "print(json.dumps([len(window.rowids), sorted(sys.modules)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**_base_env(), **library_home},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows, modules = json.loads(done.stdout.splitlines()[-1])
+    assert rows > 0  # it did read the library's first screen
+    loaded = set(modules) | {m.split(".")[0] for m in modules}
+    assert not NOT_ON_THE_FIRST_ROWS_PATH & loaded, sorted(NOT_ON_THE_FIRST_ROWS_PATH & loaded)

@@ -136,3 +136,129 @@ def test_quitting_at_the_first_frame_is_no_internal_error(home: Path) -> None:
     assert "internal error" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert done.returncode == 0, done.stderr
     assert not (home / "state" / "errors.log").exists()
+
+
+_FIRST_FRAME_ROWS = r"""
+import inspect, json, sys, time
+from pathlib import Path
+
+import digest_tui.tui.library_service as library_service
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.widgets.paper_list import PaperList
+
+# A "long" list for the sample library: its first screen is 40 rows of its 152.
+library_service.WINDOW_ROWS = 40
+record = {}
+DEADLINE = time.monotonic() + 120
+
+
+class Probe(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def on_mount(self):
+        self.call_after_refresh(self._first_frame)
+
+    def _first_frame(self):
+        papers = self.main_screen.query_one(PaperList)
+        record["first_frame_count"] = papers.count
+        record["first_frame_line"] = papers.render_line(0).text
+        record["first_frame_title"] = str(self.main_screen.query_one("#list-title").render())
+        self.set_interval(0.05, self._when_whole)
+
+    def _when_whole(self):
+        papers = self.main_screen.query_one(PaperList)
+        if papers.count < 152 and time.monotonic() < DEADLINE:
+            return
+        record["count"] = papers.count
+        record["title"] = str(self.main_screen.query_one("#list-title").render())
+        record["cursor"] = papers.cursor
+        print(json.dumps(record), flush=True)
+        self.exit()
+
+
+Probe(AppContext()).run(headless=True, size=(160, 48))
+"""
+
+
+def test_the_first_frame_shows_the_first_rows_and_the_whole_list_follows(home: Path) -> None:
+    # The first window (a screen of rowids and their rows) is read before the widgets are
+    # composed and set in on_mount, so the very first frame has the rows; the whole order
+    # (and the list's count) comes once that frame is painted.
+    done = _run(_FIRST_FRAME_ROWS)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, f"the app printed no record (exit status {done.returncode}): {done.stderr}"
+    record = json.loads(lines[-1])
+    assert record["first_frame_count"] == 40, record
+    assert record["first_frame_line"].strip(), record  # a paper's line, not a blank list
+    assert record["count"] == 152, record
+    assert "152" in record["title"], record
+    assert record["cursor"] == 0
+
+
+_ROWS_DRAWN = r"""
+import inspect, json
+from pathlib import Path
+
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
+from digest_tui.tui.widgets.paper_list import PaperList
+
+drawn = []
+draw_row = PaperList._render_row
+
+
+def counted(self, row, width, is_cursor, focused):
+    drawn.append(row.rowid)
+    return draw_row(self, row, width, is_cursor, focused)
+
+
+PaperList._render_row = counted
+
+
+class Probe(DigestApp):
+    CSS_PATH = str(Path(inspect.getfile(DigestApp)).parent / str(DigestApp.CSS_PATH))
+
+    def on_mount(self):
+        self.call_after_refresh(self._first_frame)
+
+    def _first_frame(self):
+        papers = self.main_screen.query_one(PaperList)
+        print(json.dumps({"drawn": drawn, "height": papers.size.height}), flush=True)
+        self.exit()
+
+
+Probe(AppContext()).run(headless=True, size=(160, 48))
+"""
+
+
+def test_the_first_frame_draws_each_row_once(home: Path) -> None:
+    # The list's first layout sends it a Resize after the first render; clearing the drawn
+    # lines there (they are keyed by width already) drew every row twice (~10 ms at 160x48).
+    done = _run(_ROWS_DRAWN)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, f"the app printed no record (exit status {done.returncode}): {done.stderr}"
+    record = json.loads(lines[-1])
+    drawn = record["drawn"]
+    assert len(drawn) == record["height"], (len(drawn), record["height"])
+    assert len(set(drawn)) == len(drawn)
+
+
+async def test_keys_typed_at_the_first_frame_are_taken(home: Path) -> None:
+    # The footer and the tree's counts come after the first frame; the keys do not wait for
+    # them: `/` and a word typed at once land in the search box and narrow the list.
+    from textual.widgets import Input
+
+    from digest_tui.config import AppContext
+    from digest_tui.tui.app import DigestApp
+    from digest_tui.tui.widgets.paper_list import PaperList
+    from tests.ui.settle import settle
+
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("slash", *"attention")
+        assert app.query_one("#search", Input).value == "attention"
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        assert 0 < papers.count < 152, papers.count
+        assert app.search_text == "attention"

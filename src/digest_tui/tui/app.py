@@ -36,7 +36,6 @@ from textual.widgets import Footer, Input, Static, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
-from digest_tui.paper_view import PaperView
 from digest_tui.store.db import interrupted
 from digest_tui.store.library import ListRow
 from digest_tui.textsafe import printable
@@ -71,6 +70,8 @@ from digest_tui.tui.widgets.search_box import SearchBox
 from digest_tui.tui.widgets.search_notes import SearchNotes
 
 if TYPE_CHECKING:
+    from digest_tui.paper_view import PaperView
+
     # The screens load when first opened, not before the first frame (the editors bring
     # Textual's TextArea): see _showing.
     from digest_tui.tui.screens.editors import NoteEdit, TagEdit
@@ -82,6 +83,10 @@ if TYPE_CHECKING:
 # suite beside other processes) it can take seconds, and going on early would put the
 # settings' pydantic and the tree's YAML back in its way.
 _FIRST_PAINT_WAIT = 30.0
+
+# The longest on_load waits for the first window of rows (view prefs, a screen of rowids and
+# rows: ~7 ms of CPU on a quiet machine) before composing without them: a bound, not a pace.
+_FIRST_WINDOW_WAIT = 0.5
 
 # Keys that work on the list, the tree or the search box: not offered over the full-screen
 # paper, where those panes are hidden (the paper's own keys, `b` `r` `t` `n` `o`..., work).
@@ -196,6 +201,9 @@ class DigestApp(App[int]):
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
         self._first_window: Future[tuple[ViewPrefs, ListWindow]] | None = None
+        # The first window was read in time and shown by on_mount (set before the start-up
+        # worker starts, which then does not send it again).
+        self._first_shown = False
         # Set once the first list is on screen: the start-up worker and the panel's first load
         # wait for it, so nothing else (settings, tree counts, the first paper's details)
         # competes with the first frame for the GIL.
@@ -249,9 +257,14 @@ class DigestApp(App[int]):
         # waits for (see exit_paths).
         executor = DaemonThreadExecutor()
         asyncio.get_running_loop().set_default_executor(executor)
-        # The first screen of the list is read while the widgets are composed and styled
-        # (SQLite releases the GIL): the start-up worker then only hands it over.
+        # The first screen of the list is read before the widgets are composed, and waited
+        # for (a bounded wait: a migration or a slow disk must not keep the layout off the
+        # screen): read beside composing, the reading thread waited ~5 ms for the GIL after
+        # each SQLite call and the rows came a frame late. Shown in on_mount, they are in the
+        # first frame; when late, the start-up worker hands them over instead.
         self._first_window = executor.submit(self._first_view)
+        with contextlib.suppress(TimeoutError):
+            self._first_window.result(timeout=_FIRST_WINDOW_WAIT)
 
     def on_mount(self) -> None:
         # From here on a library call on this thread is a bug the service refuses.
@@ -260,6 +273,14 @@ class DigestApp(App[int]):
         papers = self.main_screen.query_one(PaperList)
         papers.row_source = self.service.rows_by_rowid  # called from the list's own worker
         papers.focus()
+        first = self._first_window
+        if first is not None and first.done() and first.exception() is None:
+            # Read in on_load: the view and its first rows go into the first frame.
+            prefs, window = first.result()
+            self.on_view_restored(msg.ViewRestored(prefs))
+            self._show_rows(window)
+            self._first_rows_of = None if window.complete else self._rows_request
+            self._first_shown = True
         self._startup()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -340,16 +361,26 @@ class DigestApp(App[int]):
         def progress(message: str) -> None:
             self._notify_from_thread(message, timeout=4)
 
-        # The first screen before anything else: the view left last time, its ordered rowids
-        # off an index and the rows of a screen or so (the sample load, re-enrichment and
-        # tree counts come after).
+        # The first screen before anything else: the view left last time, the first rowids
+        # of its order off an index and their rows (the rest of the order, the sample load,
+        # re-enrichment and tree counts come after the first frame).
         request = self._rows_request
         if self._first_window is not None:
-            prefs, window = self._first_window.result()
+            prefs, first = self._first_window.result()
         else:
-            prefs, window = self._first_view()
-        self._send(msg.ViewRestored(prefs))
-        self._send(msg.RowsLoaded(window, request))
+            prefs, first = self._first_view()
+        if not self._first_shown:  # else on_mount showed them
+            self._send(msg.ViewRestored(prefs))
+            self._send(msg.RowsLoaded(first, request))
+        if not first.complete:
+            # The whole order once the first screen is painted (50,000 rowids: ~30 ms of the
+            # GIL to copy out); the list's count arrives with it. Asked again rather than
+            # kept open: an open statement would hold the list's connection meanwhile.
+            self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
+            if request == self._rows_request:
+                whole = self.service.list_window(prefs.selection or Selection(), "", prefs.sort)
+                if request == self._rows_request:
+                    self._send(msg.RowsLoaded(whole, request))
         self._after_first_paint()  # everything below: the sample, tree counts, re-enrichment
         self.service.startup(progress)
         tree = self.service.tree_data()
@@ -367,12 +398,14 @@ class DigestApp(App[int]):
             self._send(msg.TreeLoaded(self.service.tree_data()))
 
     def _first_view(self) -> tuple[ViewPrefs, ListWindow]:
-        """(In a thread.) The view left last time (node, sort, panel) with its first window of
-        rows; a first launch (no view remembered) shows "All papers" until the start-up says
-        which digest is the newest."""
+        """(In a thread.) The view left last time (node, sort, panel) with the first window of
+        its rows: only the first WINDOW_ROWS of a long list's order (`complete=False`), read
+        off an index; a first launch (no view remembered) shows "All papers" until the
+        start-up says which digest is the newest."""
         prefs = self.service.view_prefs()
-        window = self.service.list_window(prefs.selection or Selection(), "", prefs.sort)
-        return prefs, window
+        selection = prefs.selection or Selection()
+        with contextlib.closing(self.service.list_windows(selection, "", prefs.sort)) as steps:
+            return prefs, next(steps)
 
     def on_view_restored(self, message: msg.ViewRestored) -> None:
         prefs = message.prefs

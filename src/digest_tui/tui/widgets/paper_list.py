@@ -360,7 +360,8 @@ class PaperList(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.line_width, len(self.rowids))
-        self._render_cached.cache_clear()
+        # Not cleared: the cached lines are keyed by their width, and the first layout's
+        # Resize arrives after the first frame has drawn them (clearing drew them twice).
 
     # ---- drawing ------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ again whenever the theme changes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.style import Style
@@ -17,9 +17,12 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from digest_tui.paper_view import PaperView, RepoRef
-from digest_tui.tui.paper_extras import PaperExtras
 from digest_tui.tui.widgets.paper_sections import PaperStyles, RenderContext, render_paper
+
+if TYPE_CHECKING:
+    # Annotations only: the empty panel of the first frame needs neither (tests/architecture).
+    from digest_tui.paper_view import PaperView, RepoRef
+    from digest_tui.tui.paper_extras import PaperExtras
 
 __all__ = ["PaperBody", "PaperPanel", "render_paper"]
 

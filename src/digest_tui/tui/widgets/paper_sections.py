@@ -20,12 +20,14 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from digest_tui.paper_view import MachineFit, PaperView
 from digest_tui.textsafe import printable, printable_offsets
 from digest_tui.tui.widgets.reproduce_section import readiness_line, weights_section
 from digest_tui.tui.widgets.similar_section import similar_section
 
 if TYPE_CHECKING:
+    # Annotations only: the panel is composed (empty) before the first frame, and the paper
+    # records come with the first paper shown, after it.
+    from digest_tui.paper_view import MachineFit, PaperView
     from digest_tui.tui.paper_extras import PaperExtras
 
 _KIND_BADGE = {
@@ -69,7 +71,7 @@ class RenderContext:
     extras: PaperExtras | None = None
 
 
-Section = Callable[[PaperView, RenderContext], list[RenderableType]]
+Section = Callable[["PaperView", RenderContext], list[RenderableType]]
 
 
 def _heading(text: str, ctx: RenderContext) -> Text:
