@@ -1,0 +1,123 @@
+"""The hardware rules' patterns in their `lead_form` match exactly as written.
+
+`Gated.compile` compiles a pattern that opens with `\\b` and a word (or an alternation of them)
+in a form that opens with the class of its first characters, which `re` looks for with a
+fast loop (enrich/hardware/gate.py). Every rule pattern of the packaged catalog and of
+hardware/text.py is run here both ways, as written and rewritten, on the texts of the
+reference papers and on crafted edge cases: the spans, the groups and their order must be
+the same. The whole enrichment output is pinned by test_enrich_reference.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from digest_tui.enrich.hardware.gate import Gated, lead_compile, lead_form, lower_pattern
+from digest_tui.enrich.hardware.text import matchers
+from digest_tui.enrich.pipeline import Enricher
+from tests.unit.test_enrich_reference import eval_papers, fixture_digest_papers
+
+CRAFTED = [
+    "",
+    "kernels kernel_ cuda-kernels xkernel kernel's kernel-level  Kernels\nkernel",
+    "only requires; it requires only; required; typically often usually",
+    "we our us ourselves this paper this work the proposed proposed-method unproposed",
+    "speed-up speedups faster latency throughput tflops flop/s outperforms",
+    "é kernels ükernel 8-gpu 8 gpus gpu nodes node clusters tpu v4 pods",
+    "pre-training pretrain post-train training trains trained train-free",
+    "a single gpu; a single 24gb consumer gpu; the single-gpu setup; one gpu",
+]
+
+
+def _gated_patterns() -> list[Gated]:
+    m = matchers(Enricher().hardware_catalog)
+    return list(m.gates.gates)
+
+
+def _texts() -> list[str]:
+    texts = list(CRAFTED)
+    for _, paper in [*fixture_digest_papers(), *eval_papers()][::2]:
+        texts.append(paper.title)
+        texts.append(paper.abstract)
+    return texts
+
+
+def _outcome(pattern: re.Pattern[str], text: str) -> list[tuple[object, ...]]:
+    return [(m.span(), m.groups(), m.groupdict()) for m in pattern.finditer(text)]
+
+
+def test_most_rule_patterns_have_a_lead_form() -> None:
+    """The rewrite applies to the word alternations that cost the most."""
+    gated = _gated_patterns()
+    led = [
+        g
+        for g in gated
+        if g.folded is not None and g.folded.pattern != lower_pattern(g.pattern.pattern)
+    ]
+    assert len(led) >= 40
+
+
+def test_every_rule_pattern_matches_as_written_in_its_lead_form() -> None:
+    texts = _texts()
+    lowered = [t.lower() for t in texts]
+    checked = matched = 0
+    for gated in _gated_patterns():
+        if gated.folded is not None:
+            written = re.compile(lower_pattern(gated.pattern.pattern))
+            led, subjects = gated.folded, lowered
+        else:
+            written = re.compile(gated.pattern.pattern, gated.pattern.flags)
+            led, subjects = gated.pattern, texts
+        if led.pattern == written.pattern:
+            continue
+        checked += 1
+        for text in subjects:
+            expected = _outcome(written, text)
+            assert _outcome(led, text) == expected, (written.pattern[:120], text[:120])
+            matched += len(expected)
+    assert checked >= 40 and matched > 1_000
+
+
+@pytest.mark.parametrize(
+    ("pattern", "texts"),
+    [
+        (r"\bkernels?\b|\bcuda\b|h100", ["kernels h100 xh100 cuda xcuda", "ah100kernel"]),
+        (r"\b(?:(?<!only )requir(?:e|es)\b|typically)", ["only requires; requires; typically"]),
+        (r"\b(?:the )?proposed\b|\bthe\b", ["the proposed the theproposed proposed"]),
+        (r"(?:ab|a)c?|\bb", ["abc ac a b ab xb"]),
+        (r"\b(?:x(?P<n>\d+)|y(?P<m>\d+))", ["x12 y3 ax4"]),
+    ],
+)
+def test_crafted_patterns_match_as_written(pattern: str, texts: list[str]) -> None:
+    led = lead_compile(pattern)
+    assert led.pattern != pattern, "expected a lead form"
+    for text in texts:
+        assert _outcome(led, text) == _outcome(re.compile(pattern), text)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(?<![\w.])\d+-gpu",  # opens with a class
+        r"\b(\w)\1",  # a back-reference
+        r"\bkernels?\b|[ab]x",  # a branch opening with a class
+        r"perlmutter",  # one literal prefix: `re` already skips to it
+        r"\b(?:ab)*c",  # a repeated group
+        r"\b(?:(?P<n>a)|b)x(?P<m>y)",  # fine: the named group stays single
+    ],
+)
+def test_patterns_without_a_safe_lead_form_are_kept(pattern: str) -> None:
+    led = lead_compile(pattern)
+    if lead_form(pattern) is None:
+        assert led.pattern == pattern
+    for text in ["ab aax 12-gpu perlmutter ababc c ax by bxy axy"]:
+        assert _outcome(led, text) == _outcome(re.compile(pattern), text)
+
+
+def test_a_group_repeated_by_the_expansion_keeps_the_pattern_as_written() -> None:
+    """Expanding "(?:a|b)(?P<n>x)" would define the group twice: the pattern is kept."""
+    pattern = r"\b(?:a|b)(?P<n>x)"
+    assert lead_form(pattern) is not None
+    assert lead_compile(pattern).pattern == pattern
