@@ -15,7 +15,7 @@ import re
 import pytest
 
 from digest_tui.enrich.hardware.gate import Gated, lead_compile, lead_form, lower_pattern
-from digest_tui.enrich.hardware.text import matchers
+from digest_tui.enrich.hardware.text import _OWN_NAME, _word_hits, matchers
 from digest_tui.enrich.pipeline import Enricher
 from tests.unit.test_enrich_reference import eval_papers, fixture_digest_papers
 
@@ -121,3 +121,38 @@ def test_a_group_repeated_by_the_expansion_keeps_the_pattern_as_written() -> Non
     pattern = r"\b(?:a|b)(?P<n>x)"
     assert lead_form(pattern) is not None
     assert lead_compile(pattern).pattern == pattern
+
+
+# --- the paper's own system names, found without a regex per abstract -------------------------
+
+
+def _regex_word_hits(text: str, names: list[str]) -> list[int]:
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
+    return [m.start() for m in pattern.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("MoEShard: MoEShard, MoEShards xMoEShard MoEShard_ MoEShard-2 MoEShard.", ["MoEShard"]),
+        ("TPI-LLM and TPI-LLM-X; TPI-LLMs; (TPI-LLM)", ["TPI-LLM", "TPI-LLM-X"]),
+        ("ABC-D ABC- ABC-x ABC-; ABC-", ["ABC-"]),
+        ("FlashX FlashXY FlashX2 éFlashX FlashXé", ["FlashX", "FlashXY"]),
+        ("AB ABC ABCD", ["ABCD", "ABC", "AB"]),
+        ("AB ABC ABCD", ["AB", "ABC", "ABCD"]),
+        ("", ["AB"]),
+    ],
+)
+def test_own_names_are_found_where_the_word_regex_finds_them(text: str, names: list[str]) -> None:
+    assert _word_hits(text, names) == _regex_word_hits(text, names)
+
+
+def test_own_names_on_the_reference_abstracts_match_the_regex() -> None:
+    checked = 0
+    for _, paper in [*fixture_digest_papers(), *eval_papers()]:
+        names = [m.group("name") for m in _OWN_NAME.finditer(paper.abstract)][:8]
+        names = [n for n in dict.fromkeys(names) if sum(c.isupper() for c in n) >= 2]
+        if names:
+            assert _word_hits(paper.abstract, names) == _regex_word_hits(paper.abstract, names)
+            checked += 1
+    assert checked > 100
