@@ -15,7 +15,13 @@ import re
 import pytest
 
 from digest_tui.enrich.hardware.gate import Gated, lead_compile, lead_form, lower_pattern
-from digest_tui.enrich.hardware.text import _OWN_NAME, _word_hits, matchers
+from digest_tui.enrich.hardware.text import (
+    _OWN_NAME,
+    _PER_MACHINE,
+    _TOKENS,
+    _word_hits,
+    matchers,
+)
 from digest_tui.enrich.pipeline import Enricher
 from tests.unit.test_enrich_reference import eval_papers, fixture_digest_papers
 
@@ -156,3 +162,32 @@ def test_own_names_on_the_reference_abstracts_match_the_regex() -> None:
             assert _word_hits(paper.abstract, names) == _regex_word_hits(paper.abstract, names)
             checked += 1
     assert checked > 100
+
+
+# --- counts led by a digit class ---------------------------------------------------------------
+
+_DIGIT_LED = r"(?P<num>\d(?<![\w.]\d)\d*"
+_AS_WRITTEN_BEFORE = r"(?<![\w.])(?P<num>\d+"
+
+
+@pytest.mark.parametrize("gated", [_PER_MACHINE, _TOKENS], ids=["per-machine", "tokens"])
+def test_digit_led_counts_match_the_lookbehind_form(gated: Gated) -> None:
+    """`_PER_MACHINE` and `_TOKENS` open with the count's digit class; with the look-behind
+    in front, as they were written before, they find the same spans and groups."""
+    assert gated.pattern.pattern.startswith(_DIGIT_LED)
+    before = re.compile(
+        gated.pattern.pattern.replace(_DIGIT_LED, _AS_WRITTEN_BEFORE, 1), gated.pattern.flags
+    )
+    crafted = "8-GPU nodes a8-GPU .8-GPU 1.8-GPU setup 128-NPU boxes; 15T tokens x2T tokens "
+    crafted += "1.5T tokens .5T tokens 2 trillion tokens _3B tokens é4B tokens"
+    texts = [crafted] + [p.abstract for _, p in [*fixture_digest_papers(), *eval_papers()]]
+    found = 0
+    for text in texts:
+        expected = _outcome(before, text)
+        assert _outcome(gated.pattern, text) == expected, text[:120]
+        if gated.folded is not None:
+            assert _outcome(gated.folded, text.lower()) == _outcome(
+                re.compile(lower_pattern(before.pattern)), text.lower()
+            )
+        found += len(expected)
+    assert found >= 4

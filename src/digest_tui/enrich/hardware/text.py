@@ -134,8 +134,10 @@ _AFTER_ARCH_UNIT = re.compile(r"^\s*(?:GPUs?|accelerators?|chips?|cards?|devices
 # A count of "GPU servers" or "GPU machines" counts machines, like "GPU nodes".
 _NODE_UNIT = re.compile(r"node|server|machine", re.IGNORECASE)
 # "128-GPU scale", "three 8-GPU platforms" (GPUs per machine).
+# The count is written "\d(?<![\w.]\d)\d*" for "(?<![\w.])\d+" (the same matches): a pattern
+# that opens with a digit class lets `re` skip to the digits of the text (3x faster here).
 _PER_MACHINE = Gated.compile(
-    r"(?<![\w.])(?P<num>\d+)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
+    r"(?P<num>\d(?<![\w.]\d)\d*)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
     r"|machines?|systems?|boxes|setups?)\b",
     re.IGNORECASE,
 )
@@ -388,8 +390,8 @@ _SIZE_WORDS = Gated.compile(
 )
 # Training data in tokens ("15T tokens", "2 trillion tokens"): with a model size it gives the
 # compute of a pre-training run.
-_TOKENS = Gated.compile(
-    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[BT]|[Bb]illion|[Tt]rillion)\s+tokens\b"
+_TOKENS = Gated.compile(  # "\d(?<![\w.]\d)\d*" for "(?<![\w.])\d+": see `_PER_MACHINE`
+    r"(?P<num>\d(?<![\w.]\d)\d*(?:\.\d+)?)\s?(?P<unit>[BT]|[Bb]illion|[Tt]rillion)\s+tokens\b"
 )
 # ...counted only as data the paper trains on: "trained on datasets of up to 15T tokens", not
 # "checkpoints sampled during training up to 200B tokens" or "rankings at 1T tokens".
