@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from digest_tui.enrich.hardware.gate import Gated, lead_compile, lead_form, lower_pattern
+from digest_tui.enrich.hardware.gate import Gated, lead_compile, lead_form, lower_pattern, triggers
 from digest_tui.enrich.hardware.text import (
     _OWN_NAME,
     _PER_MACHINE,
@@ -191,3 +191,25 @@ def test_digit_led_counts_match_the_lookbehind_form(gated: Gated) -> None:
             )
         found += len(expected)
     assert found >= 4
+
+
+# --- a literal every branch of an alternation holds gates the pattern -------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"\d+ (?:billion|trillion|million) params?", (("illion", "param"),)),
+        (r"\b(?:larger|bigger) than", (("ger", "than"),)),
+        (r"(?:ab|cd)x", ()),  # nothing of 3 characters in common: always runs
+        (r"(?:kernel|kernels?) (?:fusion|fused)", (("kernel", "fus"),)),
+    ],
+)
+def test_an_alternation_contributes_the_literal_all_its_branches_hold(
+    pattern: str, expected: tuple[tuple[str, ...], ...]
+) -> None:
+    assert triggers(pattern) == expected
+    # The gate only skips texts the pattern cannot match.
+    for text in ["12 billion params", "3 million param", "larger than", "kernels fused"]:
+        if re.search(pattern, text):
+            assert any(all(t in text for t in branch) for branch in expected) or not expected

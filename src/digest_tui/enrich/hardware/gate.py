@@ -123,8 +123,13 @@ def _runs(p: str) -> list[str]:
             inner = p[j + 1 : end]
             if not _optional(p, end + 1) and not inner.startswith(_LOOKAROUND):
                 body = _GROUP_PREFIX.sub("", inner) if inner.startswith("?") else inner
-                if len(_branches(body)) == 1:
+                branches = _branches(body)
+                if len(branches) == 1:
                     runs.extend(_runs(body))
+                else:  # "(?:billion|trillion|million)": every match holds "illion"
+                    common = _common_literal([_runs(b) for b in branches])
+                    if common:
+                        runs.append(common)
             j = _skip_quantifier(p, end + 1)
         elif c in "?*":
             if cur:
@@ -142,6 +147,28 @@ def _runs(p: str) -> list[str]:
             j += 1
     flush()
     return runs
+
+
+def _common_literal(branches: list[list[str]]) -> str:
+    """The longest literal (3 characters or more) that some run of every branch holds, so
+    every match of the alternation holds it; "" when there is none."""
+    if not branches or not all(branches):
+        return ""
+    best = ""
+    for run in branches[0]:
+        for size in range(len(run), max(len(best), 2), -1):
+            found = next(
+                (
+                    run[i : i + size]
+                    for i in range(len(run) - size + 1)
+                    if all(any(run[i : i + size] in r for r in other) for other in branches[1:])
+                ),
+                None,
+            )
+            if found:
+                best = found
+                break
+    return best
 
 
 def triggers(pattern: str) -> tuple[tuple[str, ...], ...]:
