@@ -93,6 +93,7 @@ def test_every_rule_pattern_matches_as_written_in_its_lead_form() -> None:
         (r"\b(?:(?<!only )requir(?:e|es)\b|typically)", ["only requires; requires; typically"]),
         (r"\b(?:the )?proposed\b|\bthe\b", ["the proposed the theproposed proposed"]),
         (r"(?:ab|a)c?|\bb", ["abc ac a b ab xb"]),
+        (r"\bq?lora\b|\bqx?y", ["qlora lora xlora qloras qy qxy q"]),
         (r"\b(?:x(?P<n>\d+)|y(?P<m>\d+))", ["x12 y3 ax4"]),
     ],
 )

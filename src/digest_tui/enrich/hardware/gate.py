@@ -234,8 +234,13 @@ def _leads(s: str) -> list[tuple[str, str]] | None:
         if after_it is None:
             return None
         return [(c, f"(?<{kind}{body}{c[-1]}){tail}") for c, tail in after_it]
-    if s[0].isascii() and s[0].isalnum() and not s[1:2].startswith(_QUANTIFIERS):
-        return [(s[0], s[1:])]
+    if s[0].isascii() and s[0].isalnum():
+        if not s[1:2].startswith(_QUANTIFIERS):
+            return [(s[0], s[1:])]
+        if s[1:2] == "?" and s[2:3] not in ("?", "+"):  # "q?lora": with the "q" first
+            without = _leads(s[2:])
+            return None if without is None else [(s[0], s[2:]), *without]
+        return None
     if not s.startswith("(?:"):
         return None
     end = _group_end(s, 0)
