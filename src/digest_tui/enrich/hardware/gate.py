@@ -123,8 +123,13 @@ def _runs(p: str) -> list[str]:
             inner = p[j + 1 : end]
             if not _optional(p, end + 1) and not inner.startswith(_LOOKAROUND):
                 body = _GROUP_PREFIX.sub("", inner) if inner.startswith("?") else inner
-                if len(_branches(body)) == 1:
+                branches = _branches(body)
+                if len(branches) == 1:
                     runs.extend(_runs(body))
+                else:  # "(?:billion|trillion|million)": every match holds "illion"
+                    common = _common_literal([_runs(b) for b in branches])
+                    if common:
+                        runs.append(common)
             j = _skip_quantifier(p, end + 1)
         elif c in "?*":
             if cur:
@@ -142,6 +147,28 @@ def _runs(p: str) -> list[str]:
             j += 1
     flush()
     return runs
+
+
+def _common_literal(branches: list[list[str]]) -> str:
+    """The longest literal (3 characters or more) that some run of every branch holds, so
+    every match of the alternation holds it; "" when there is none."""
+    if not branches or not all(branches):
+        return ""
+    best = ""
+    for run in branches[0]:
+        for size in range(len(run), max(len(best), 2), -1):
+            found = next(
+                (
+                    run[i : i + size]
+                    for i in range(len(run) - size + 1)
+                    if all(any(run[i : i + size] in r for r in other) for other in branches[1:])
+                ),
+                None,
+            )
+            if found:
+                best = found
+                break
+    return best
 
 
 def triggers(pattern: str) -> tuple[tuple[str, ...], ...]:
@@ -173,6 +200,126 @@ def lower_pattern(pattern: str) -> str:
     return "".join(out)
 
 
+# ---- the same pattern, led by a character class -----------------------------------------
+# `re` tries a pattern that opens with `\b` at every position of the text (~15 ns each); a
+# pattern that opens with a character class or a literal is looked for with a fast C loop
+# over the text first, and tried only where one of those characters stands. Most rule
+# patterns are word alternations ("\bkernels?\b|\bcuda\b|..."), whose every match starts
+# at a word edge with one of a few letters: `lead_form` rewrites such a pattern into one that
+# opens with the class of those letters and matches exactly the same spans, groups and
+# order (see tests/unit/test_rules_speed.py, which checks every rule pattern both ways).
+
+_MAX_LEADS = 48  # alternatives after expansion; past this the pattern is kept as written
+_QUANTIFIERS = ("?", "*", "+", "{")
+_LITERAL_LOOKBEHIND = re.compile(r"\(\?<([!=])([a-z0-9 -]+)\)")
+
+
+def _leads(s: str) -> list[tuple[str, str]] | None:
+    """Every way a match of the fragment `s` can start, in the order `re` tries them: what
+    stands at the start (a literal letter or digit, after `\\b` when the fragment asks for a
+    word edge there) and the rest of the fragment after that character; None when some match
+    could start otherwise (a class, an escape, a repeat...)."""
+    if not s:
+        return None
+    if s.startswith("\\b"):
+        edged = _leads(s[2:])
+        if edged is None:
+            return None
+        return [(c if c.startswith("\\b") else f"\\b{c}", tail) for c, tail in edged]
+    lookbehind = _LITERAL_LOOKBEHIND.match(s)
+    if lookbehind:
+        # "(?<!only )r...": at the position after "r", "(?<!only r)" asks the same.
+        kind, body = lookbehind.groups()
+        after_it = _leads(s[lookbehind.end() :])
+        if after_it is None:
+            return None
+        return [(c, f"(?<{kind}{body}{c[-1]}){tail}") for c, tail in after_it]
+    if s[0].isascii() and s[0].isalnum():
+        if not s[1:2].startswith(_QUANTIFIERS):
+            return [(s[0], s[1:])]
+        if s[1:2] == "?" and s[2:3] not in ("?", "+"):  # "q?lora": with the "q" first
+            without = _leads(s[2:])
+            return None if without is None else [(s[0], s[2:]), *without]
+        return None
+    if not s.startswith("(?:"):
+        return None
+    end = _group_end(s, 0)
+    inner, after = s[3:end], s[end + 1 :]
+    optional = after[:1] == "?" and after[1:2] not in ("?", "+")
+    if optional:
+        after = after[1:]
+    elif after.startswith(_QUANTIFIERS):
+        return None
+    out: list[tuple[str, str]] = []
+    for branch in _branches(inner):
+        found = _leads(branch)
+        if found is None:
+            return None
+        out.extend((c, f"(?:{tail}){after}") for c, tail in found)
+    if optional:  # greedy: the group first, then without it
+        rest = _leads(after)
+        if rest is None:
+            return None
+        out.extend(rest)
+    return out if len(out) <= _MAX_LEADS else None
+
+
+def lead_form(pattern: str) -> str | None:
+    """`pattern` (no flags but Unicode) rewritten to open with the class of the characters
+    its matches can start with, when every top-level branch opens with a literal letter or
+    digit, or with `\\b` and then one (after expanding non-capturing groups); else None."""
+    if re.search(r"\\\d|\(\?P=", pattern):
+        return None  # a back-reference: numbering must not move
+    leads: list[tuple[str, str]] = []
+    for branch in _branches(pattern):
+        found = _leads(branch)
+        if found is None:
+            return None
+        leads.extend(found)
+    edged = any(c.startswith("\\b") for c, _ in leads)
+    first = "".join(dict.fromkeys(c[-1] for c, _ in leads))
+    if not leads or len(leads) > _MAX_LEADS or (len(first) == 1 and not edged):
+        # One leading literal and no edge: `re` already looks for the literal prefix.
+        return None
+    # Alternatives that start with different characters never compete at one position, so
+    # they are grouped by that character (each group keeps their order): a position then
+    # costs one test per character, not one per alternative.
+    groups: dict[str, list[tuple[bool, str]]] = {}
+    for c, tail in leads:
+        groups.setdefault(c[-1], []).append((c.startswith("\\b"), tail))
+    every_edged = all(c.startswith("\\b") for c, _ in leads)
+    parts = []
+    for char, alts in groups.items():
+        if every_edged or all(edge for edge, _ in alts):
+            body = "|".join(tail for _, tail in alts)
+            lead = char if every_edged else "\\b" + char
+            parts.append(f"(?<={lead})(?:{body})")
+        else:
+            body = "|".join(f"(?<=\\b.){tail}" if edge else tail for edge, tail in alts)
+            parts.append(f"(?<={char})(?:{body})")
+    # Consume the first character (so `re` can skip to it), check the word edge before it
+    # when every alternative asks for one, then which character it was.
+    edge = "(?<=\\b.)" if every_edged else ""
+    return f"[{first}]{edge}(?:{'|'.join(parts)})"
+
+
+def lead_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`pattern` compiled, in its `lead_form` when it has one that keeps its groups."""
+    plain = re.compile(pattern, flags)
+    if flags & ~re.UNICODE:
+        return plain
+    form = lead_form(pattern)
+    if form is None:
+        return plain
+    try:
+        led = re.compile(form, flags)
+    except re.error:  # a named group the expansion repeated
+        return plain
+    if led.groups != plain.groups or led.groupindex != plain.groupindex:
+        return plain
+    return led
+
+
 @dataclass(frozen=True)
 class Gated:
     """A compiled pattern with the literals that must be present for it to match.
@@ -191,8 +338,9 @@ class Gated:
     def compile(cls, pattern: str, flags: int = 0) -> Gated:
         folded = None
         if flags & re.IGNORECASE:
-            folded = re.compile(lower_pattern(pattern), flags & ~re.IGNORECASE)
-        return cls(re.compile(pattern, flags), triggers(pattern), folded)
+            folded = lead_compile(lower_pattern(pattern), flags & ~re.IGNORECASE)
+            return cls(re.compile(pattern, flags), triggers(pattern), folded)
+        return cls(lead_compile(pattern, flags), triggers(pattern), folded)
 
     @classmethod
     def compile_any(cls, patterns: list[str], suffix: str = "", flags: int = 0) -> Gated:

@@ -134,8 +134,10 @@ _AFTER_ARCH_UNIT = re.compile(r"^\s*(?:GPUs?|accelerators?|chips?|cards?|devices
 # A count of "GPU servers" or "GPU machines" counts machines, like "GPU nodes".
 _NODE_UNIT = re.compile(r"node|server|machine", re.IGNORECASE)
 # "128-GPU scale", "three 8-GPU platforms" (GPUs per machine).
+# The count is written "\d(?<![\w.]\d)\d*" for "(?<![\w.])\d+" (the same matches): a pattern
+# that opens with a digit class lets `re` skip to the digits of the text (3x faster here).
 _PER_MACHINE = Gated.compile(
-    r"(?<![\w.])(?P<num>\d+)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
+    r"(?P<num>\d(?<![\w.]\d)\d*)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
     r"|machines?|systems?|boxes|setups?)\b",
     re.IGNORECASE,
 )
@@ -396,8 +398,8 @@ _SIZE_WORDS = Gated.compile(
 )
 # Training data in tokens ("15T tokens", "2 trillion tokens"): with a model size it gives the
 # compute of a pre-training run.
-_TOKENS = Gated.compile(
-    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>[BT]|[Bb]illion|[Tt]rillion)\s+tokens\b"
+_TOKENS = Gated.compile(  # "\d(?<![\w.]\d)\d*" for "(?<![\w.])\d+": see `_PER_MACHINE`
+    r"(?P<num>\d(?<![\w.]\d)\d*(?:\.\d+)?)\s?(?P<unit>[BT]|[Bb]illion|[Tt]rillion)\s+tokens\b"
 )
 # ...counted only as data the paper trains on: "trained on datasets of up to 15T tokens", not
 # "checkpoints sampled during training up to 200B tokens" or "rankings at 1T tokens".
@@ -812,8 +814,41 @@ def _own_name_hits(text: str) -> list[int]:
             break
     if not names:
         return []
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
-    return [m.start() for m in pattern.finditer(text)]
+    return _word_hits(text, names)
+
+
+def _is_word(char: str) -> bool:
+    """What `re`'s \\w matches in a str pattern."""
+    return char.isalnum() or char == "_"
+
+
+def _word_hits(text: str, names: list[str]) -> list[int]:
+    """Where `\\b(?:name1|name2|...)\\b` matches in `text` (its `finditer` starts), found with
+    `str.find`: compiling that pattern anew for every abstract cost more than the search.
+    Every name starts with a letter; as in the regex, the first name (in order) that fits at
+    a position wins, and the search goes on after its end."""
+    candidates: set[int] = set()
+    for name in names:
+        at = text.find(name)
+        while at != -1:
+            candidates.add(at)
+            at = text.find(name, at + 1)
+    size = len(text)
+    hits: list[int] = []
+    resume = 0
+    for start in sorted(candidates):
+        if start < resume or (start and _is_word(text[start - 1])):
+            continue
+        for name in names:
+            end = start + len(name)
+            if not text.startswith(name, start):
+                continue
+            # The word edge after the name: a word character on exactly one side of it.
+            if _is_word(text[end - 1]) != (end < size and _is_word(text[end])):
+                hits.append(start)
+                resume = end
+                break
+    return hits
 
 
 def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
