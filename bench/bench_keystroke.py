@@ -31,7 +31,9 @@ import asyncio
 import cProfile
 import os
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +134,70 @@ class Recorder:
         return self.painted[search]
 
 
+class WorkerCpu:
+    """CPU seconds spent in worker threads per LibraryService method (the per-thread split).
+
+    Each public method of the app's service is wrapped (instance attributes shadow the
+    methods) so that a call made outside the UI thread adds its `time.thread_time` to that
+    method's total; a generator's time counts while it is being iterated. What the process
+    spends beyond the UI thread and these methods is Textual's and the workers' own overhead.
+    The UI thread's figure over the phase includes the benchmark's own polling between keys.
+    """
+
+    def __init__(self, app: DigestApp) -> None:
+        self.totals: dict[str, float] = {}
+        self.enabled = False
+        self._ui = threading.get_ident()
+        self._depth = threading.local()
+        service = app.service
+        for name in dir(type(service)):
+            attr = getattr(service, name, None)
+            if name.startswith("_") or not callable(attr) or isinstance(attr, type):
+                continue
+            setattr(service, name, self._wrap(name, attr))
+
+    def _add(self, name: str, seconds: float) -> None:
+        if self.enabled and threading.get_ident() != self._ui:
+            self.totals[name] = self.totals.get(name, 0.0) + seconds
+
+    def _timed(self, name: str, step: Callable[[], Any]) -> Any:
+        """`step()`, its thread's CPU added to `name` unless a wrapped method called it (a
+        method's time is counted once, under the outermost one)."""
+        if getattr(self._depth, "n", 0):
+            return step()
+        self._depth.n = 1
+        start = time.thread_time()
+        try:
+            return step()
+        finally:
+            self._depth.n = 0
+            self._add(name, time.thread_time() - start)
+
+    def _wrap(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        import inspect
+
+        if inspect.isgeneratorfunction(method):
+
+            def gen(*args: Any, **kw: Any) -> Iterator[Any]:
+                inner = method(*args, **kw)
+                done = object()
+                try:
+                    while True:
+                        item = self._timed(name, lambda: next(inner, done))
+                        if item is done:
+                            return
+                        yield item
+                finally:
+                    inner.close()
+
+            return gen
+
+        def call(*args: Any, **kw: Any) -> Any:
+            return self._timed(name, lambda: method(*args, **kw))
+
+        return call
+
+
 # Where the UI thread's time per key goes: (label, pstats key fragments); a part's figure is
 # the largest cumulative time among its functions (they nest: not summed).
 PARTS = [
@@ -187,11 +253,14 @@ async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str,
                 ready_s = time.perf_counter() - launched
                 await app.workers.wait_for_complete()
                 await pilot.pause()
+                worker_cpu = WorkerCpu(app)  # before the recorder wraps two of them
                 recorder = Recorder(app)
                 paper_list = app.query_one(PaperList)
                 # Timed in the UI thread's CPU seconds: with the default wall clock a loaded
                 # machine's waits for a core filled the profile (x100 the CPU per key).
                 profiler = cProfile.Profile(time.thread_time) if profile else None
+                phase_ui, phase_cpu = time.thread_time(), time.process_time()
+                worker_cpu.enabled = True
                 for _ in range(rounds):
                     if profiler is not None:
                         profiler.enable()
@@ -221,6 +290,10 @@ async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str,
                         clear.append(await recorder.wait_painted("") - started)
                     if profiler is not None:
                         profiler.disable()
+                    await app.workers.wait_for_complete()  # the last key's panel work counts
+                    worker_cpu.enabled = False
+                    phase_ui = time.thread_time() - phase_ui
+                    phase_cpu = time.process_time() - phase_cpu
                     for query in QUERIES:
                         await pilot.press("slash")
                         recorder.forget(query)
@@ -235,6 +308,12 @@ async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str,
                 if profiler is not None:
                     profiler.dump_stats(profile)
                 await app.workers.wait_for_complete()
+    keys = len(per_key_cpu) + len(clear)  # typed keys and Escapes
+    split = {"UI thread": phase_ui}
+    split.update(sorted(worker_cpu.totals.items(), key=lambda item: -item[1]))
+    split["rest (workers' overhead, Textual's threads)"] = (
+        phase_cpu - phase_ui - sum(worker_cpu.totals.values())
+    )
     return {
         "papers": papers,
         "rounds": rounds,
@@ -250,6 +329,11 @@ async def run(papers: int, rounds: int, profile: str | None = None) -> dict[str,
         "escape_to_full_list_painted": summary_ms(clear),
         "rows_per_prefix": counts,
         "rss_mb": rss,
+        # CPU ms per key (typed keys and Escapes, one at a time) by thread / service method.
+        "cpu_split_ms_per_key": {
+            name: round(1000 * seconds / max(keys, 1), 2) for name, seconds in split.items()
+        },
+        "cpu_ms_per_key_process": round(1000 * phase_cpu / max(keys, 1), 2),
     }
 
 
@@ -275,6 +359,12 @@ def main() -> int:
     print(table(rows, ["measure", "n", "p50", "p95", "max"]))
     print("\np50 keystroke -> painted by length of the text typed:")
     print("  " + ", ".join(f"{k}: {v}" for k, v in result["per_length_painted_p50_ms"].items()))
+    print(
+        f"\nCPU per key, one key at a time (typed keys and Escapes), process "
+        f"{result['cpu_ms_per_key_process']} ms:"
+    )
+    split = result["cpu_split_ms_per_key"]
+    print(table([[name, ms] for name, ms in split.items()], ["thread / worker method", "ms/key"]))
     print(f"RSS with the app running: {result['rss_mb']} MB")
     print(f"app ready (start-up worker done) after {result['app_ready_s']} s")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")

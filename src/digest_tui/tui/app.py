@@ -13,6 +13,7 @@ service each live in their own module already.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import sys
@@ -63,6 +64,7 @@ from digest_tui.tui.navigation import (
     views_after,
 )
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
+from digest_tui.tui.panel_pace import PANEL_SETTLE_S, PanelPace
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
@@ -197,6 +199,8 @@ class DigestApp(App[int]):
         self._quitting = threading.Event()
         self.sort: str | None = None
         self._auto_read_timer: Any = None
+        # Whether the panel follows a highlight at once or once keys pause (panel_pace.py).
+        self._panel_pace = PanelPace()
         # Bumped by each request for a new list: a result for an older request is dropped,
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
@@ -543,7 +547,12 @@ class DigestApp(App[int]):
                 return
             self._send(msg.RowsLoaded(window, request))
         if search.strip():
-            # After the list, so a keystroke's result never waits for these counts.
+            # After the list, and once typing pauses: the counts (a count(*) of the view, and
+            # of the library when the view is narrower) cost more CPU than the list itself,
+            # and a key's frame must not share the GIL with the counts of the key before.
+            time.sleep(PANEL_SETTLE_S)
+            if request != self._rows_request:
+                return
             scope = self.service.search_scope(selection, search)
             if request == self._rows_request:
                 self._send(msg.ScopeLoaded(scope, request))
@@ -694,11 +703,37 @@ class DigestApp(App[int]):
     def _on_paper(self, event: PaperList.Highlighted) -> None:
         if event.row is None:
             return
+        typing = self.focused is not None and self.focused.id == "search"
+        at_once = self._panel_pace.at_once(typing=typing)
         shown = self.main_screen.query_one(PaperPanel).paper
         # A new search often keeps the same paper on top: no need to reload and redraw it.
         if shown is not None and shown.id == event.row.id:
+            self._cancel_panel_later()
             return
-        self._load_paper(event.row.id)
+        if at_once:
+            self._cancel_panel_later()
+            self._load_paper(event.row.id)
+        else:
+            # A burst (typing, a held key): its panel loads would compete with the next
+            # key's list for the GIL; the paper under the cursor once keys pause is loaded.
+            self._load_panel_later()
+
+    @work(exclusive=True, group="panel-pause", exit_on_error=False)
+    async def _load_panel_later(self) -> None:
+        """The paper under the cursor once no highlight came for `PANEL_SETTLE_S` (each new
+        one replaces this worker, cancelling its wait)."""
+        await asyncio.sleep(self._panel_pace.settle_s)
+        self._load_current_paper()
+
+    def _cancel_panel_later(self) -> None:
+        self.workers.cancel_group(self, "panel-pause")
+
+    def _load_current_paper(self) -> None:
+        """Load the paper under the list's cursor into the panel, unless it is there."""
+        row = self.main_screen.query_one(PaperList).current
+        shown = self.main_screen.query_one(PaperPanel).paper
+        if row is not None and (shown is None or shown.id != row.id):
+            self._load_paper(row.id)
 
     @on(Input.Changed, "#search")
     def _on_search(self, event: Input.Changed) -> None:
@@ -734,6 +769,10 @@ class DigestApp(App[int]):
 
     def action_leave_search(self) -> None:
         self.screen.set_focus(self.main_screen.query_one(PaperList))
+        # Typing is over: the panel shows the paper under the cursor now, not after the pause
+        # (keys such as `o` act on the panel's paper).
+        self._cancel_panel_later()
+        self._load_current_paper()
 
     def action_search(self) -> None:
         search = self.main_screen.query_one("#search", Input)
