@@ -260,7 +260,9 @@ async def test_rows_not_fetched_yet_are_placeholders_until_they_arrive(big_home:
 async def _list_width(width: int) -> int:
     app = DigestApp(AppContext())
     async with app.run_test(size=(width, 30)) as pilot:
-        await pilot.pause()
+        # Settled, not one pause: the remembered view (panel shown or hidden) arrives from the
+        # start-up worker, and under load one pause could read the width before it.
+        await settle(pilot)
         return app.query_one(PaperList).region.width
 
 
