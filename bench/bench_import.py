@@ -47,6 +47,42 @@ class PrecomputedEnricher(Enricher):
         return self.results[paper.id]
 
 
+def layouts(paths: list[Path], counts: list[int], rounds: int) -> list[list[str]]:
+    """The real-path import alone (no re-import, no re-enrichment) with each number of
+    enrichment workers, the counts interleaved `rounds` times so load swings hit them alike:
+    wall papers/s, importer CPU and workers' CPU per paper, one row per run."""
+    rows = []
+    for round_ in range(1, rounds + 1):
+        for count in counts:
+            with (
+                tempfile.TemporaryDirectory(prefix="bench-layout-") as tmp,
+                digest_home(Path(tmp)),
+            ):
+                library = open_library(AppContext())
+                library.enricher.fingerprint  # noqa: B018 - data loading is not per-paper
+                children = resource.getrusage(resource.RUSAGE_CHILDREN)
+                wall, cpu = time.perf_counter(), time.process_time()
+                report = import_files(library, paths, workers=count)
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                workers_cpu = (after.ru_utime + after.ru_stime) - (
+                    children.ru_utime + children.ru_stime
+                )
+                library.conn.close()
+            n = report.new
+            rows.append(
+                [
+                    str(round_),
+                    str(count),
+                    f"{n / wall:.0f}",
+                    f"{cpu * 1e6 / n:.0f}",
+                    f"{workers_cpu * 1e6 / n:.0f}",
+                    f"{os.getloadavg()[0]:.1f}",
+                ]
+            )
+    return rows
+
+
 def real_path(paths: list[Path], profile: bool, workers: int | None = None) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp, digest_home(Path(tmp)):
         started = time.perf_counter()
@@ -383,6 +419,14 @@ def main() -> int:
         help="only the importer with enrichment precomputed (parse + store + FTS fill): "
         "CPU and wall per paper (with --profile: its cProfile)",
     )
+    parser.add_argument(
+        "--layouts",
+        metavar="COUNTS",
+        help="only the real-path import with each of these enrichment worker counts "
+        "(comma-separated, e.g. 0,1,2,3; 0: enrich in the importer), interleaved "
+        "--rounds times: wall papers/s and CPU per paper, importer and workers",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of --layouts")
     parser.add_argument("--make-page", type=int, metavar="MB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.reenrich_after_taxonomy:
@@ -418,6 +462,13 @@ def main() -> int:
             f"full index build {sim['full_index_build_s']} s"
         )
         print(f"written {write_result(f'import-{args.papers}-similar', sim)}")
+        return 0
+    if args.layouts:
+        counts = [int(part) for part in args.layouts.split(",")]
+        rows = layouts(paths, counts, args.rounds)
+        headers = ["round", "workers", "papers/s", "importer us CPU", "workers us CPU", "load"]
+        print(table(rows, headers))
+        print(f"written {write_result(f'import-{args.papers}-layouts', {'rows': rows})}")
         return 0
     if args.store_only:
         alone = store_only(paths, args.profile)

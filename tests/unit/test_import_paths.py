@@ -16,7 +16,7 @@ from typing import Any
 
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.models import Digest, Paper, ParsedDigest
-from digest_tui.service import import_files
+from digest_tui.service import IMPORT_CACHE_KIB, import_files
 from digest_tui.store.db import connect
 from digest_tui.store.library import Library
 from tests.support.paths import DIGESTS
@@ -176,3 +176,18 @@ def test_papers_known_by_another_key_are_never_inserted_twice(tmp_path, monkeypa
     # alpha, gamma, delta and epsilon are one paper each; 10 + 3 + 8 new papers in all
     assert len(tables["papers"]) == 21
     assert reports[1][0] == 11
+
+
+def test_import_uses_a_larger_page_cache_and_gives_it_back(tmp_path):
+    library = Library(connect(tmp_path / "cache.sqlite3"), Enricher(None))
+    before = library.conn.execute("PRAGMA cache_size").fetchone()[0]
+    during: list[int] = []
+
+    def on_file(path: Path, report: Any) -> None:
+        during.append(library.conn.execute("PRAGMA cache_size").fetchone()[0])
+
+    report = import_files(library, PAGES, workers=0, on_file=on_file)
+    assert report.new > 100
+    assert during and set(during) == {-IMPORT_CACHE_KIB}
+    assert library.conn.execute("PRAGMA cache_size").fetchone()[0] == before
+    library.conn.close()

@@ -160,7 +160,10 @@ def _paper_columns(paper: Paper) -> dict[str, Any]:
     row["published_year_inferred"] = int(paper.published_year_inferred)
     row["withdrawn"] = int(paper.withdrawn)
     for name in _JSON_LIST_FIELDS:
-        row[name] = _encode_list(row[name])
+        value = row[name]
+        # Usually empty (a page lists no authors, keywords or categories): the encoder's text
+        # for an empty list without calling it.
+        row[name] = _encode_list(value) if value else "[]"
     row["arxiv_id"] = normalize_arxiv_id(paper.arxiv_id) if paper.arxiv_id else None
     return row
 
