@@ -158,8 +158,9 @@ async def test_a_held_arrow_key_loads_the_paper_it_stops_on(
         papers.focus()
         loads = record_loads(app, monkeypatch)
         # Highlights 10 ms apart by the pacer's clock (a key's auto-repeat): only the first
-        # loads at once; the rest wait for the pause (short here, so settling covers it).
-        app._panel_pace = PanelPace(settle_s=0.05, clock=SteppingClock(0.01))
+        # loads at once; the rest wait for the pause: a real sleep, 1 s here so that presses
+        # that come > 50 ms apart in real time (a loaded machine) still fall inside it.
+        app._panel_pace = PanelPace(settle_s=1.0, clock=SteppingClock(0.01))
         app._panel_pace.at_once(typing=False)  # a highlight "just before": the burst is on
         await pilot.press(*["down"] * 6)
         await settle(pilot, rounds=5)
