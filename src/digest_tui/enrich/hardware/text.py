@@ -112,6 +112,16 @@ _SIMULATED_BEFORE = re.compile(
 # "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
 _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b", re.IGNORECASE)
 
+# A number written right after a product family is the device's model, never a count:
+# "Ascend 910 NPUs", "RTX 3060 GPUs", "Gaudi 2 accelerators", "Radeon 7900 cards". Counts come
+# before the family ("512 Ascend 910B NPUs"), so only the family directly before the digits
+# is checked. Case-sensitive: the families are proper names ("ascend to" is a verb).
+_MODEL_FAMILY_BEFORE = re.compile(
+    r"\b(?:Ascend|Atlas|Gaudi|GeForce|RTX|GTX|Quadro|Radeon(?: Pro)?|Instinct|Titan|Tesla"
+    r"|Xeon|EPYC|Ryzen|Snapdragon|Kirin|Dimensity|Exynos|Arc|Jetson|Kunlun|MLU|Cloud ?TPU"
+    r"|Trainium|Inferentia|Maia|Grace|IPU|WSE)[\s-]?$"
+)
+
 # Device-less counts: "3072 GPUs", "eight individual GPU nodes", "4 node cluster", "64 devices".
 # The unit is found first (cheap), then the count is read backwards from it like a device's.
 _UNIT = Gated.compile(
@@ -1064,6 +1074,8 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
         start, end = before.start(), unit_match.end()
         if overlaps(start, end):
             continue
+        if before.group("num") and _MODEL_FAMILY_BEFORE.search(doc.text, window, start):
+            continue  # "Ascend 910 NPUs": a model number, not 910 devices
         count, vague = _count_of(before.group("num"), before.group("word"))
         if count is None:
             continue

@@ -1,0 +1,41 @@
+"""Classes of the eighth blind split's disagreements (docs/hardware.md, "Tenth round (after the
+eighth blind split)"), fixed as the general rule each is an instance of. Every example is
+hand-written in the field's own wording, none copied from a labelled split; each class has
+look-alikes that must keep their reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.judgement import suggest
+
+# --- a number in a device's model name is never a count ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Huawei Ascend 910 NPUs run our attention kernel 1.5x faster than the vendor library.",
+        "We fine-tune the model on RTX 3060 GPUs with 12 GB of memory each.",
+        "Our operators reach 70% of peak on Gaudi 2 accelerators.",
+        "We profile decoding on Radeon 7900 cards and report latency per token.",
+    ],
+)
+def test_a_model_number_is_not_a_device_count(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.scale != "multi-node", (s.scale, s.target)
+    assert s.device_total in (None, 1), s.target
+
+
+@pytest.mark.parametrize(
+    ("abstract", "total"),
+    [
+        # the count written before the family keeps its reading
+        ("We pre-train the model on 512 Ascend 910B NPUs for two weeks.", 512),
+        ("We train on 8 RTX 4090 GPUs in one workstation.", 8),
+        ("The job runs on 64 NPUs in a training cluster.", 64),
+    ],
+)
+def test_a_count_before_the_family_still_counts(catalog, abstract, total):
+    s = suggest(catalog, abstract)
+    assert s.device_total == total, s.target
