@@ -39,3 +39,36 @@ def test_a_model_number_is_not_a_device_count(catalog, abstract):
 def test_a_count_before_the_family_still_counts(catalog, abstract, total):
     s = suggest(catalog, abstract)
     assert s.device_total == total, s.target
+
+
+# --- multi-node settings without a count (H2), in more of the field's words ----------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We evaluate BarRT on heterogeneous clusters and show 2x higher throughput than Megatron.",
+        "Operator placement for distributed training on real datacenter networks cuts step "
+        "time by 30%.",
+        "Our router spreads each request across GPU instances and lowers cost by 25%.",
+        # a named device in the plural, served at scale: several machines of it
+        "We build ServeX for serving video generation at scale. On A100 GPUs, ServeX cuts "
+        "latency by 30%.",
+    ],
+)
+def test_multi_node_settings_without_a_count(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.scale == "multi-node", (s.scale, s.target)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale"),
+    [
+        # a cluster in a clustering method is not a machine room
+        ("We group tokens into heterogeneous clusters and prune 40% of them.", "unknown"),
+        # one GPU instance is one machine's GPU
+        ("Inference on an A100 GPU is 2x faster with our cache.", "single-device"),
+    ],
+)
+def test_cluster_look_alikes_keep_their_reading(catalog, abstract, scale):
+    assert suggest(catalog, abstract).scale == scale

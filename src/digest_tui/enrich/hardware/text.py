@@ -261,6 +261,21 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bclusters? of (?:GPUs|accelerators)\b", "multi-node", True),
+    # (tenth round) clusters named by what they are like, in the plural or as a kind of
+    # machine room: "on heterogeneous clusters", "massive GPU clusters", "shared multi-tenant
+    # clusters"; a data centre's network ("real datacenter networks") joins many machines; a
+    # request routed "across GPU instances" goes to different machines of a serving fleet.
+    (
+        # ("on" / "across" first: "group tokens into heterogeneous clusters" is clustering)
+        r"\b(?:on|across|over|atop) (?:(?:the|real|real-world|modern) )?(?:heterogeneous|massive"
+        r"|multi-tenant|shared|large-scale|hyperscale|commodity)"
+        r" (?:GPU |compute |training |accelerator )?clusters\b"
+        r"|\bdata ?cent(?:er|re) (?:networks?|fabrics?)\b"
+        r"|\bacross (?:multiple |many |heterogeneous |different )?(?:GPU|serving|inference|model)"
+        r" instances\b",
+        "multi-node",
+        True,
+    ),
     # The GPUs of a cluster, and results over cluster configurations, span machines: "tables
     # across multiple GPUs in a cluster", "on different cluster configurations".
     (
@@ -539,7 +554,8 @@ _SCALED_TRAINING = Gated.compile(
         rf"\b{adjective}\s+(?:(?:LLM|model|DNN|data-parallel)\s+)?(?:pre-?)?training\b"
         for adjective in ("scalable", "distributed", "large-scale", "multi-node")
     )
-    + r"|\btraining at scale\b",
+    # (tenth round) serving and inference "at scale" spread over machines just as training does
+    + r"|\b(?:training|serving|inference)\s+(?:[\w-]+\s+){0,3}?at scale\b",
     re.IGNORECASE,
 )
 
