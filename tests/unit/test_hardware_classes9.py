@@ -7,7 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.judgement import suggest
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
+from digest_tui.enrich.hardware.suggest import HardwareSuggestion, suggest_hardware
+from digest_tui.enrich.topics.taxonomy import Taxonomy
+from tests.support.judgement import suggest, topics
+
+
+def suggest_with_topics(
+    catalog: HardwareCatalog, taxonomy: Taxonomy, title: str, abstract: str
+) -> HardwareSuggestion:
+    """The reading the pipeline gives: the topic classifier's topics reach the suggester."""
+    return suggest_hardware(catalog, title, abstract, topics=topics(taxonomy, title, abstract))
+
 
 # --- a number in a device's model name is never a count ------------------------------------------
 
@@ -72,3 +83,39 @@ def test_multi_node_settings_without_a_count(catalog, abstract):
 )
 def test_cluster_look_alikes_keep_their_reading(catalog, abstract, scale):
     assert suggest(catalog, abstract).scale == scale
+
+
+# --- one device implied: a kernel or compiler paper comparing its performance --------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Polyhedral Scheduling for NPU Operators",
+            "We build a deep learning compiler for NPUs that schedules loops with polyhedral "
+            "tiling. On single operators and whole networks it shows superior performance to "
+            "hand-written schedules.",
+        ),
+        (
+            "Tensor Cores for Sparse Products",
+            "Our method reuses tensor cores for sparse-dense products; it improves the "
+            "performance of SpMM over cuSPARSE by 1.8x.",
+        ),
+    ],
+)
+def test_kernel_paper_comparing_performance_is_one_device(catalog, taxonomy, title, abstract):
+    s = suggest_with_topics(catalog, taxonomy, title, abstract)
+    assert s.scale == "single-device", (s.scale, s.target)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        # no kernels: a better score is no timed run
+        ("Sparse Retrieval Revisited", "Our retrieval model shows superior performance to BM25."),
+        ("Code LLM Tuning", "We improve the performance of code LLMs on HumanEval by 5 points."),
+    ],
+)
+def test_performance_words_without_kernels_stay_unknown(catalog, taxonomy, title, abstract):
+    assert suggest_with_topics(catalog, taxonomy, title, abstract).scale == "unknown"
