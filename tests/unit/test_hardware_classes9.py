@@ -119,3 +119,35 @@ def test_kernel_paper_comparing_performance_is_one_device(catalog, taxonomy, tit
 )
 def test_performance_words_without_kernels_stay_unknown(catalog, taxonomy, title, abstract):
     assert suggest_with_topics(catalog, taxonomy, title, abstract).scale == "unknown"
+
+
+# --- accelerator and FPGA designs: the compared GPUs are baselines, not a setup ------------------
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We develop an inference accelerator on an FPGA board; it uses 5x less energy per "
+        "token than an RTX 4090 GPU.",
+        "We introduce ChipX, a heterogeneous accelerator with separate prefill and decode "
+        "dies; it is 3x faster than an H100.",
+        "Our FPGA design streams weights from HBM and decodes 2x faster than an A100 GPU.",
+    ],
+)
+def test_accelerator_designs_are_not_targets(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.target.startswith("not a reproduction target: a hardware design"), s.target
+    assert s.scale == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale"),
+    [
+        ("We build a training framework for accelerator clusters and train on 64 H100 GPUs.",
+         "multi-node"),
+        ("We develop an accelerator-aware scheduler; on an H100 it is 2x faster.",
+         "single-device"),
+    ],
+)  # fmt: skip
+def test_accelerator_look_alikes_keep_their_setup(catalog, abstract, scale):
+    assert suggest(catalog, abstract).scale == scale
