@@ -151,3 +151,21 @@ def test_accelerator_designs_are_not_targets(catalog, abstract):
 )  # fmt: skip
 def test_accelerator_look_alikes_keep_their_setup(catalog, abstract, scale):
     assert suggest(catalog, abstract).scale == scale
+
+
+# --- a laptop with a discrete GPU: the GPU is the device ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale"),
+    [
+        ("On a laptop equipped with an RTX 3060 GPU of 6GB memory, our offloading runs "
+         "Llama-7B 3x faster.", "single-device"),
+        ("Tested on a laptop with a dedicated NVIDIA GPU, decoding is 2x faster.", "single-device"),
+        # look-alikes: a laptop alone, or with an integrated GPU, stays an edge device
+        ("Our model runs on a laptop at 20 tokens per second.", "edge"),
+        ("We run the 3B model on a laptop with an integrated GPU.", "edge"),
+    ],
+)  # fmt: skip
+def test_a_laptop_with_a_discrete_gpu_is_one_device(catalog, abstract, scale):
+    assert suggest(catalog, abstract).scale == scale

@@ -161,7 +161,22 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bfor mobiles?\b", "edge", True),
     (r"\bJetson\b", "edge", True),
     # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
-    (r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b", "edge", True),
+    # (tenth round) ...unless the laptop carries a discrete GPU ("a laptop equipped with an RTX
+    # 3060 GPU"): the GPU is the device, one of it (the single-device cue below). An integrated
+    # GPU keeps the laptop an edge device.
+    (
+        r"\b(?:on|a|one|single|consumer|personal|standard) (?:\w+ )?laptops?\b"
+        r"(?! (?:equipped |fitted )?with (?!(?:an? |one )?integrated\b)(?:an? |one )?"
+        r"(?:[\w-]+ ){0,3}?GPU\b)",
+        "edge",
+        True,
+    ),
+    (
+        r"\blaptops? (?:equipped |fitted )?with (?!(?:an? |one )?integrated\b)(?:an? |one )?"
+        r"(?:[\w-]+ ){0,3}?GPU\b",
+        "single-device",
+        True,
+    ),
     (r"\bmicro-?controllers?\b|\bMCUs?\b|\bRaspberry Pi\b", "edge", True),
     # (ninth round, judge5: a cue entry only, no engine change) edge hardware in the field's
     # other words: IoT and wearable devices, AI PCs (a laptop-class NPU beside the CPU).
