@@ -340,14 +340,21 @@ _STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             "multiplier",
             "accelerator",
             "hardware architecture",
+            "fpga",
         ),
         re.compile(
             r"\barchitectural extensions\b|\barea (?:and power )?overheads?\b"
             r"|\bhardware design\b|\bmicroarchitecture designed\b|\bmultiplier units?\b"
             # "This paper proposes an edge LLM inference accelerator", not "an accelerator-aware
             # method".
-            r"|\b(?:we|this (?:paper|work)) (?:propose|design|present)s? (?:a |an )?(?:novel )?"
-            r"(?:[\w-]+ ){0,4}?(?:accelerator|microarchitecture|hardware architecture)(?![\w-])",
+            # (tenth round) also "we develop / build / introduce", with the design's name first
+            # ("We introduce X, a disaggregated accelerator"); not a cluster or pool of them.
+            r"|\b(?:we|this (?:paper|work)) (?:propose|design|present|develop|build|introduce)s? "
+            r"(?:[\w-]+,\s+)?(?:a |an )?(?:novel )?(?:[\w-]+ ){0,4}?"
+            r"(?:accelerator|microarchitecture|hardware architecture)(?![\w-])"
+            r"(?! (?:clusters?|nodes?|servers?|pools?|instances))"
+            # an FPGA design is a circuit the paper builds, not a device to rent
+            r"|\bFPGA (?:designs?|accelerators?|prototypes?)\b",
             re.I,
         ),
     ),
