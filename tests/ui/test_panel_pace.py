@@ -208,3 +208,31 @@ async def test_escape_after_typing_shows_the_full_lists_paper_never_the_searchs(
         await settle(pilot, rounds=5)
         await asyncio.sleep(0)
         assert panel.paper is not None and panel.paper.id == top_of_all.id
+
+
+async def test_a_searchs_counts_are_asked_once_typing_pauses_for_the_final_text(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The header's counts ("N of M papers match") cost more than the list: no key's list
+    shares the GIL with them, only the text typing stopped at is counted."""
+    app = app_without_network(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        counted: list[str] = []
+        original = app.service.search_scope
+
+        def search_scope(selection, search):  # type: ignore[no-untyped-def]
+            counted.append(search)
+            return original(selection, search)
+
+        monkeypatch.setattr(app.service, "search_scope", search_scope)
+        app._panel_pace = PanelPace(settle_s=NEVER, clock=SteppingClock(NEVER))
+        await pilot.press("slash")
+        await type_one_key_at_a_time(app, pilot, WORD)
+        assert counted == []  # every key's list is in; typing has not paused
+        app._panel_pace = PanelPace(settle_s=0.01)  # typing pauses after the next key
+        await pilot.press("s")
+        # Not every group: the panel's wait from the keys before is still the endless one.
+        await settle(pilot, rounds=5, groups={"rows", "paper-list-rows", "scope-pause", "scope"})
+        assert counted == [WORD + "s"]
+        assert f"match '{WORD}s'" in str(app.query_one("#list-title").render())

@@ -64,7 +64,7 @@ from digest_tui.tui.navigation import (
     views_after,
 )
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
-from digest_tui.tui.panel_pace import PANEL_SETTLE_S, PanelPace
+from digest_tui.tui.panel_pace import PanelPace
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
@@ -204,6 +204,8 @@ class DigestApp(App[int]):
         # Bumped by each request for a new list: a result for an older request is dropped,
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
+        # What the newest request asked for: (view, search text). Its counts follow its list.
+        self._rows_asked: tuple[Selection, str] = (Selection(), "")
         self._first_window: Future[tuple[ViewPrefs, ListWindow]] | None = None
         # The first window was read in time and shown by on_mount (set before the start-up
         # worker starts, which then does not send it again).
@@ -515,6 +517,7 @@ class DigestApp(App[int]):
         """Ask for a new list; the cursor stays on `keep` (a rowid or a paper id), or when it
         left the view on its nearest neighbour in `previous` (the list shown before)."""
         self._rows_request += 1
+        self._rows_asked = (selection, search)
         self._load_window(selection, search, keep, previous, self._rows_request)
 
     # Not exclusive: cancelling cannot stop a thread anyway. Stale work is skipped instead:
@@ -546,16 +549,6 @@ class DigestApp(App[int]):
             if request != self._rows_request:
                 return
             self._send(msg.RowsLoaded(window, request))
-        if search.strip():
-            # After the list, and once typing pauses: the counts (a count(*) of the view, and
-            # of the library when the view is narrower) cost more CPU than the list itself,
-            # and a key's frame must not share the GIL with the counts of the key before.
-            time.sleep(PANEL_SETTLE_S)
-            if request != self._rows_request:
-                return
-            scope = self.service.search_scope(selection, search)
-            if request == self._rows_request:
-                self._send(msg.ScopeLoaded(scope, request))
 
     def on_rows_loaded(self, message: msg.RowsLoaded) -> None:
         if message.request != self._rows_request:
@@ -569,9 +562,36 @@ class DigestApp(App[int]):
             self._first_rows_of = None
             self.main_screen.query_one(PaperList).extend_window(message.window.rowids)
             self._show_list_header(len(message.window.rowids), None)
+        else:
+            self._first_rows_of = None if message.window.complete else message.request
+            self._show_rows(message.window)
+        selection, search = self._rows_asked
+        if search.strip():
+            self._load_scope_after_pause(selection, search, message.request)
+        else:
+            # No counts for a list without a search: an older search's wait is dropped.
+            self.workers.cancel_group(self, "scope-pause")
+
+    @work(exclusive=True, group="scope-pause", exit_on_error=False)
+    async def _load_scope_after_pause(
+        self, selection: Selection, search: str, request: int
+    ) -> None:
+        """A search's counts (a count(*) of the view, and of the library when the view is
+        narrower) once keys pause: they cost more CPU than the list itself, and a key's frame
+        must not share the GIL with the counts of the key before. Each newer list replaces
+        this worker, cancelling its wait, as the panel's pause does (`_load_panel_later`),
+        and the pause is the panel's."""
+        await asyncio.sleep(self._panel_pace.settle_s)
+        if request == self._rows_request:
+            self._load_scope(selection, search, request)
+
+    @work(thread=True, group="scope", exit_on_error=False)
+    def _load_scope(self, selection: Selection, search: str, request: int) -> None:
+        if request != self._rows_request:
             return
-        self._first_rows_of = None if message.window.complete else message.request
-        self._show_rows(message.window)
+        scope = self.service.search_scope(selection, search)
+        if request == self._rows_request:
+            self._send(msg.ScopeLoaded(scope, request))
 
     def _keystroke_pending(self) -> bool:
         """Whether the search box holds text the app has not asked for a list yet."""
@@ -720,7 +740,7 @@ class DigestApp(App[int]):
 
     @work(exclusive=True, group="panel-pause", exit_on_error=False)
     async def _load_panel_later(self) -> None:
-        """The paper under the cursor once no highlight came for `PANEL_SETTLE_S` (each new
+        """The paper under the cursor once no highlight came for the pacer's pause (each new
         one replaces this worker, cancelling its wait)."""
         await asyncio.sleep(self._panel_pace.settle_s)
         self._load_current_paper()
