@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from digest_tui.config import AppContext
+from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.nav_tree import NavTree
 
 
@@ -50,3 +52,11 @@ def assert_literal_toasts(app: Any) -> None:
             style = span.style
             meta = getattr(style, "meta", None) or {}
             assert "@click" not in meta and "@click" not in str(style)
+
+
+def offline_app(config: str = "") -> DigestApp:
+    """The app on the test's home (the sample library) with no repo-health lookups, so that
+    nothing it shows depends on the network or its timing; `config` is more of config.yaml."""
+    ctx = AppContext()
+    ctx.paths.config_file.write_text("repo_health: false\n" + config, encoding="utf-8")
+    return DigestApp(ctx)

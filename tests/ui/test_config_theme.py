@@ -8,19 +8,31 @@ from pathlib import Path
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
+from tests.support.pilot import notices
 from tests.ui.settle import settle
 
 SIZE = (140, 40)
 
 
-def _write_config(home: Path, text: str) -> Path:
-    path = home / "config" / "config.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+def _config_path(home: Path) -> Path:
+    return home / "config" / "config.yaml"
+
+
+async def _start(home: Path, config: str | None) -> tuple[str, list[str]]:
+    """Starts the app with `config` as config.yaml (None: as it is) and returns the theme it
+    settled in and the notices it showed."""
+    if config is not None:
+        path = _config_path(home)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(config, encoding="utf-8")
+    app = DigestApp(AppContext())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        return app.theme, notices(app)
 
 
 async def _pick_theme(name: str) -> None:
+    """Picks `name` as the palette does, which the app remembers for the next start."""
     app = DigestApp(AppContext())
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -29,39 +41,27 @@ async def _pick_theme(name: str) -> None:
 
 
 async def test_config_theme_is_the_start_theme(home: Path) -> None:
-    _write_config(home, "theme: textual-light\n")
-    app = DigestApp(AppContext())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert app.theme == "textual-light"
+    theme, _ = await _start(home, "theme: textual-light\n")
+    assert theme == "textual-light"
 
 
 async def test_config_theme_wins_over_the_last_pick(home: Path) -> None:
     await _pick_theme("nord")
-    _write_config(home, "theme: textual-light\n")
-    app = DigestApp(AppContext())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert app.theme == "textual-light"
+    theme, _ = await _start(home, "theme: textual-light\n")
+    assert theme == "textual-light"
 
 
 async def test_without_config_theme_the_last_pick_stays(home: Path) -> None:
     await _pick_theme("nord")
-    _write_config(home, "auto_read_seconds: 5\n")
-    app = DigestApp(AppContext())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert app.theme == "nord"
+    theme, _ = await _start(home, "auto_read_seconds: 5\n")
+    assert theme == "nord"
 
 
 async def test_an_unknown_theme_is_said_and_the_last_pick_used(home: Path) -> None:
     await _pick_theme("nord")
-    config = _write_config(home, "theme: solarised-typo\n")
-    app = DigestApp(AppContext())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        assert app.theme == "nord"
-        said = [n for n in app.notices_shown if "solarised-typo" in str(n)]
-        assert said, app.notices_shown
-        text = str(said[0])
-        assert str(config) in text and "theme:" in text and "textual-light" in text
+    theme, shown = await _start(home, "theme: solarised-typo\n")
+    assert theme == "nord"
+    said = [text for text in shown if "solarised-typo" in text]
+    assert said, shown
+    assert str(_config_path(home)) in said[0]
+    assert "theme:" in said[0] and "textual-light" in said[0]

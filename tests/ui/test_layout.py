@@ -13,21 +13,14 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
-from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.layout import layout_for_width
 from digest_tui.tui.screens.paper_screen import PaperScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import DATE_COLUMN_FROM, PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
-from tests.support.pilot import notices
+from tests.support.pilot import notices, offline_app
 from tests.ui.settle import settle
-
-
-def make_app() -> DigestApp:
-    ctx = AppContext()
-    ctx.paths.config_file.write_text("repo_health: false\n", encoding="utf-8")
-    return DigestApp(ctx)
 
 
 def visible_title_chars(app: DigestApp) -> int:
@@ -69,7 +62,7 @@ def test_breakpoints() -> None:
 async def test_panes_and_list_width_per_size(
     home: Path, size, nav_shown, panel_shown, min_list, min_title
 ) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         nav, panel = app.query_one(NavTree), app.query_one(PaperPanel)
@@ -87,7 +80,7 @@ async def test_panes_and_list_width_per_size(
 
 
 async def test_resize_moves_between_layouts_and_keeps_the_list_focused(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
         app.query_one(NavTree).focus()
@@ -108,7 +101,7 @@ async def test_the_tree_at_100_columns_shows_every_name_and_count_whole(home: Pa
     lost their counts (a cut count reads as a wrong one)."""
     from tests.support.pilot import tree_nodes
 
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         tree = app.query_one(NavTree)
@@ -120,7 +113,7 @@ async def test_the_tree_at_100_columns_shows_every_name_and_count_whole(home: Pa
 
 
 async def test_backslash_shows_the_tree_over_the_list_at_narrow_widths(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         nav = app.query_one(NavTree)
@@ -143,7 +136,7 @@ async def test_backslash_shows_the_tree_over_the_list_at_narrow_widths(home: Pat
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 48)])
 async def test_enter_opens_the_paper_full_screen_and_escape_returns(home: Path, size) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await pilot.press("down", "down", "down")
@@ -172,7 +165,7 @@ async def test_enter_opens_the_paper_full_screen_and_escape_returns(home: Path, 
 
 
 async def test_the_note_is_markdown_and_never_rich_markup(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     note = "# Plan\n\n- try **this** [bold red]not markup[/] [link=x]y[/link]\n"
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -204,7 +197,7 @@ def test_the_full_screen_paper_loads_markdown_only_when_opened() -> None:
 
 
 async def test_a_link_in_the_note_goes_through_the_http_only_opener(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         row = app.query_one(PaperList).current
@@ -220,7 +213,7 @@ async def test_a_link_in_the_note_goes_through_the_http_only_opener(home: Path) 
 
 
 async def test_resizing_under_the_full_screen_paper(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot)
         await pilot.press("enter")

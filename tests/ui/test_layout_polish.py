@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from digest_tui.config import AppContext
-from digest_tui.tui.app import DigestApp
 from digest_tui.tui.layout import (
     MEDIUM_FROM,
     PANEL_MIN_COLUMNS,
@@ -21,15 +20,10 @@ from digest_tui.tui.library_service import LibraryService
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
+from tests.support.pilot import offline_app
 from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(180)
-
-
-def make_app() -> DigestApp:
-    ctx = AppContext()
-    ctx.paths.config_file.write_text("repo_health: false\n", encoding="utf-8")
-    return DigestApp(ctx)
 
 
 def test_the_panel_is_on_demand_exactly_where_it_would_be_too_narrow() -> None:
@@ -40,7 +34,7 @@ def test_the_panel_is_on_demand_exactly_where_it_would_be_too_narrow() -> None:
 
 @pytest.mark.parametrize("width", [100, 107, 108, 120, 139, WIDE_FROM, 160])
 async def test_a_shown_panel_is_never_narrower_than_its_minimum(home: Path, width: int) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(width, 30)) as pilot:
         await settle(pilot)
         panel, papers = app.query_one(PaperPanel), app.query_one(PaperList)
@@ -55,7 +49,7 @@ async def test_a_shown_panel_is_never_narrower_than_its_minimum(home: Path, widt
 
 
 async def test_p_shows_the_panel_on_demand_and_does_not_remember_it(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         panel, papers = app.query_one(PaperPanel), app.query_one(PaperList)

@@ -9,19 +9,11 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from digest_tui.config import AppContext
-from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_list import TITLE_WORD_SLACK, PaperList
-from tests.support.pilot import find_node
+from tests.support.pilot import find_node, offline_app
 from tests.ui.settle import settle
 
 pytestmark = pytest.mark.timeout(180)
-
-
-def make_app() -> DigestApp:
-    ctx = AppContext()
-    ctx.paths.config_file.write_text("repo_health: false\n", encoding="utf-8")
-    return DigestApp(ctx)
 
 
 def list_lines(papers: PaperList) -> list[str]:
@@ -32,7 +24,7 @@ def list_lines(papers: PaperList) -> list[str]:
 async def test_a_cut_title_ends_with_an_ellipsis_and_fills_the_list(
     home: Path, size: tuple[int, int]
 ) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot, rounds=4)
         papers = app.query_one(PaperList)
@@ -63,7 +55,7 @@ async def test_a_cut_title_ends_with_an_ellipsis_and_fills_the_list(
 
 
 async def test_an_empty_view_says_so_on_its_first_line(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, rounds=4)
         tree = app.query_one("#nav")
@@ -77,7 +69,7 @@ async def test_an_empty_view_says_so_on_its_first_line(home: Path) -> None:
 
 
 async def test_a_search_that_finds_nothing_says_where_and_offers_ctrl_g(home: Path) -> None:
-    app = make_app()
+    app = offline_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await settle(pilot, rounds=4)
         tree = app.query_one("#nav")

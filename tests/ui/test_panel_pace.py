@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from digest_tui.config import AppContext
 from digest_tui.paper_view import PaperView
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.panel_pace import PanelPace
 from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
+from tests.support.pilot import offline_app
 from tests.ui.settle import settle
 
 SIZE = (140, 40)
@@ -39,12 +39,6 @@ class SteppingClock:
     def __call__(self) -> float:
         self.now += self.step
         return self.now
-
-
-def app_without_network(home: Path) -> DigestApp:
-    ctx = AppContext()
-    ctx.paths.config_file.write_text("repo_health: false\n", encoding="utf-8")
-    return DigestApp(ctx)
 
 
 def record_loads(app: DigestApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -88,7 +82,7 @@ def test_the_pacer_loads_at_once_only_when_alone_and_not_typing() -> None:
 async def test_typing_loads_no_panel_until_the_pause_then_the_final_top_paper(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = app_without_network(home)
+    app = offline_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         panel = app.query_one(PaperPanel)
@@ -113,7 +107,7 @@ async def test_typing_loads_no_panel_until_the_pause_then_the_final_top_paper(
 async def test_a_typed_word_shows_its_top_paper_once_typing_pauses(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = app_without_network(home)
+    app = offline_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         loads = record_loads(app, monkeypatch)
@@ -131,7 +125,7 @@ async def test_a_typed_word_shows_its_top_paper_once_typing_pauses(
 async def test_an_arrow_key_on_its_own_loads_the_panel_at_once(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = app_without_network(home)
+    app = offline_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         papers = app.query_one(PaperList)
@@ -151,7 +145,7 @@ async def test_an_arrow_key_on_its_own_loads_the_panel_at_once(
 async def test_a_held_arrow_key_loads_the_paper_it_stops_on(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = app_without_network(home)
+    app = offline_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         papers = app.query_one(PaperList)
@@ -176,7 +170,7 @@ async def test_a_held_arrow_key_loads_the_paper_it_stops_on(
 async def test_escape_after_typing_shows_the_full_lists_paper_never_the_searchs(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = app_without_network(home)
+    app = offline_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         papers = app.query_one(PaperList)
@@ -215,7 +209,7 @@ async def test_a_searchs_counts_are_asked_once_typing_pauses_for_the_final_text(
 ) -> None:
     """The header's counts ("N of M papers match") cost more than the list: no key's list
     shares the GIL with them, only the text typing stopped at is counted."""
-    app = app_without_network(home)
+    app = offline_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         counted: list[str] = []

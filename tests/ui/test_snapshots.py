@@ -8,18 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from digest_tui.config import AppContext
-from digest_tui.tui.app import DigestApp
+from tests.support.pilot import offline_app
 from tests.ui.settle import settle
 
 SIZE = (140, 40)
-
-
-def make_app() -> DigestApp:
-    ctx = AppContext()
-    # No background repo-health lookups: the picture must not depend on network timing.
-    ctx.paths.config_file.write_text("repo_health: false\n", encoding="utf-8")
-    return DigestApp(ctx)
 
 
 async def _ready(pilot) -> None:
@@ -31,7 +23,7 @@ async def _ready(pilot) -> None:
 
 
 def test_main_screen(home: Path, snap_compare):
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=_ready)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=_ready)
 
 
 def test_main_screen_after_search(home: Path, snap_compare):
@@ -40,7 +32,7 @@ def test_main_screen_after_search(home: Path, snap_compare):
         await pilot.press("slash", *"expert parallel")
         await _ready(pilot)
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=search)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=search)
 
 
 def test_help_screen(home: Path, snap_compare):
@@ -49,17 +41,17 @@ def test_help_screen(home: Path, snap_compare):
         await pilot.press("question_mark")
         await pilot.pause()
 
-    assert snap_compare(make_app(), terminal_size=SIZE, run_before=help_screen)
+    assert snap_compare(offline_app(), terminal_size=SIZE, run_before=help_screen)
 
 
 def test_main_screen_narrow_80x24(home: Path, snap_compare):
     """Narrow: the list alone, full width, titles readable."""
-    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ready)
+    assert snap_compare(offline_app(), terminal_size=(80, 24), run_before=_ready)
 
 
 def test_main_screen_medium_100x30(home: Path, snap_compare):
     """Medium: a 22-column tree, the list two thirds of the rest, the panel one third."""
-    assert snap_compare(make_app(), terminal_size=(100, 30), run_before=_ready)
+    assert snap_compare(offline_app(), terminal_size=(100, 30), run_before=_ready)
 
 
 def test_paper_screen_80x24(home: Path, snap_compare):
@@ -68,4 +60,4 @@ def test_paper_screen_80x24(home: Path, snap_compare):
         await pilot.press("enter")
         await _ready(pilot)
 
-    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=open_paper)
+    assert snap_compare(offline_app(), terminal_size=(80, 24), run_before=open_paper)

@@ -487,7 +487,7 @@ class DigestApp(App[int]):
             names = ", ".join(sorted(self.available_themes))
             self.notify_text(
                 f"{self.ctx.paths.config_file}: theme: {configured!r} is not a theme; "
-                f"one of: {names}. Using the last theme picked instead.",
+                f"one of: {names}. Using the last theme picked in the palette, or the default.",
                 severity="error",
                 timeout=30,
             )
