@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from digest_tui.search_syntax import parse_search, short_word, short_word_hint
-from digest_tui.tui.navigation import list_header
+from digest_tui.tui.navigation import SearchScope, list_header
 from digest_tui.tui.selection import Selection
 from tests.support.paths import SEED_DEC10
 
@@ -57,3 +57,17 @@ def test_export_notes_it_too_and_keeps_it_out_of_the_data(home, capsys) -> None:
     assert "note: search: 'gpu' is short" in out.err
     assert "note: search" not in out.out
     assert json.loads(out.out)  # stdout is still the export alone
+
+
+def test_the_header_never_claims_a_total_it_does_not_know() -> None:
+    """Until a search's counts arrive (once typing pauses) the view's size is unknown: the
+    header says how many match, not "5 of 5"; with the counts it says "5 of 26"."""
+    latest = Selection(kind="digest", value="2026-01-08", label="Latest digest")
+    before = list_header(latest, 5, "expert", "relevance", None)
+    assert before.startswith("in Latest digest: 5 papers match 'expert' · ")
+    assert " of " not in before.split("·")[0]
+    one = list_header(latest, 1, "expert", "relevance", None)
+    assert one.startswith("in Latest digest: 1 paper matches 'expert'")
+    scope = SearchScope(scope_total=26, everywhere=None, problems=())
+    after = list_header(latest, 5, "expert", "relevance", scope)
+    assert after.startswith("in Latest digest: 5 of 26 papers match 'expert' · ")

@@ -131,12 +131,17 @@ def list_header(
 
     "All papers · 152 papers · newest first", or while searching
     "in Other: 0 of 12 papers match "flashmoe" · best match first · ctrl+g: search everywhere".
+    Until the search's counts are in (`scope`, asked once typing pauses) the view's total is
+    not known, and the line says only how many match, never a made-up "N of N".
     """
     order = sort_words(sort)
     if not search.strip():
         return f"{selection.label} · {plural(count, 'paper')} · {order}"
-    total = scope.scope_total if scope is not None else count
-    text = f"in {selection.label}: {count} of {plural(total, 'paper')} match "
+    if scope is None:
+        matched = "1 paper matches" if count == 1 else f"{count} papers match"
+    else:
+        matched = f"{count} of {plural(scope.scope_total, 'paper')} match"
+    text = f"in {selection.label}: {matched} "
     text += f"{printable(search.strip())!r} · {order}"
     hint = short_word_hint(parse_search(search))
     if hint is not None:
