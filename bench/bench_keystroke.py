@@ -39,8 +39,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from textual import events
-
 from _common import current_rss_mb, summary_ms, table, write_result
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
@@ -240,6 +238,8 @@ def ui_parts(stats_path: str, keys: int) -> list[list[Any]]:
 def send_burst(app: DigestApp, keys: list[str]) -> None:
     """Every key to the app's driver without waiting between them, as a terminal sends fast
     typing (the events `Pilot.press` builds, without its wait for idle after each)."""
+    from textual import events  # after the app's package: it sets Textual's frame rate
+
     driver = app._driver
     assert driver is not None
     for key in keys:
