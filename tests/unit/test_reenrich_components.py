@@ -226,3 +226,26 @@ def test_re_enrichment_in_workers_stores_what_the_serial_one_stores(
     assert len(submitted) > 1 and sum(submitted) == count  # every batch went to the workers
     assert stored(pooled.conn) == stored(serial.conn)
     assert any("quantization" in row[1] for row in stored(pooled.conn)[0])
+
+
+def test_re_enrichment_pauses_before_each_batch_outside_any_transaction(tmp_path: Path) -> None:
+    """`pause` (the app waits there while the reader types) runs before every batch, with no
+    write transaction open, so a pause never holds the library's write lock."""
+    config = tmp_path / "config"
+    config.mkdir()
+    library = Library(connect(tmp_path / "a.sqlite3"), Enricher(config))
+    count = import_fixtures(library)
+    (config / "taxonomy.yaml").write_text(USER_TAXONOMY, encoding="utf-8")
+    edited = Library(library.conn, Enricher(config))
+    in_transaction: list[bool] = []
+    written_before: list[int] = []
+
+    def pause() -> None:
+        in_transaction.append(library.conn.in_transaction)
+        written_before.append(count - edited.stale_count())
+
+    assert edited.reenrich(batch=40, workers=0, pause=pause) == count
+    batches = -(-count // 40)
+    assert len(in_transaction) == batches
+    assert not any(in_transaction)
+    assert written_before == [min(40 * i, count) for i in range(batches)]

@@ -699,6 +699,7 @@ class Library:
         progress: Callable[[int, int], None] | None = None,
         batch: int = 500,
         workers: int | None = None,
+        pause: Callable[[], None] | None = None,
     ) -> int:
         """Enrich papers again (those enriched with older data, or all); return how many.
 
@@ -709,7 +710,10 @@ class Library:
         the app and other commands meanwhile (a paper changed in between is enriched again,
         in full, inside the write). `workers` > 0 enriches the next batch in that many
         processes while one is written (enrich/parallel.py); None: one per core when there
-        are enough papers to pay for starting them (`parallel.MIN_PAPERS`), else none."""
+        are enough papers to pay for starting them (`parallel.MIN_PAPERS`), else none.
+        `pause`, when given, is called before each batch, outside any transaction: the app
+        waits there while the reader types (the batch after it is already being enriched in
+        the workers, so the pause costs the re-enrichment little)."""
         from digest_tui.enrich.pipeline import COMPONENTS, encode_columns
 
         fingerprint = self._fingerprint()
@@ -742,6 +746,8 @@ class Library:
             ahead = None  # (inputs, the workers' handle) of the batch being enriched there
             done = 0
             for index, chunk in enumerate(batches):
+                if pause is not None:
+                    pause()
                 if pool is not None:
                     inputs, handle = ahead or self._submit_batch(pool, chunk)
                     following = batches[index + 1] if index + 1 < len(batches) else []

@@ -65,6 +65,7 @@ from digest_tui.tui.navigation import (
 )
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.panel_pace import PanelPace
+from digest_tui.tui.typing_lull import TypingLull
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
@@ -201,6 +202,9 @@ class DigestApp(App[int]):
         self._auto_read_timer: Any = None
         # Whether the panel follows a highlight at once or once keys pause (panel_pace.py).
         self._panel_pace = PanelPace()
+        # Start-up steps and background jobs wait for a pause in the reader's keys
+        # (typing_lull.py), so a word typed at once is not searched behind them.
+        self._lull = TypingLull()
         # Bumped by each request for a new list: a result for an older request is dropped,
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
@@ -315,6 +319,11 @@ class DigestApp(App[int]):
             # A pane that just disappeared cannot keep the keys: they go to the list.
             main.set_focus(main.query_one(PaperList))
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self._lull.key_pressed()
+        await super().on_event(event)
+
     async def _on_message(self, message: Message) -> None:
         # A worker's result that arrives while the app is closing (its screens already gone)
         # has no pane left to show it in: drop it rather than fail on `main_screen`.
@@ -383,12 +392,15 @@ class DigestApp(App[int]):
             # GIL to copy out); the list's count arrives with it. Asked again rather than
             # kept open: an open statement would hold the list's connection meanwhile.
             self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
+            self._lull.wait(self._quitting)  # a search typed at once makes it moot
             if request == self._rows_request:
                 whole = self.service.list_window(prefs.selection or Selection(), "", prefs.sort)
                 if request == self._rows_request:
                     self._send(msg.RowsLoaded(whole, request))
         self._after_first_paint()  # everything below: the sample, tree counts, re-enrichment
+        self._lull.wait(self._quitting)
         self.service.startup(progress)
+        self._lull.wait(self._quitting)
         tree = self.service.tree_data()
         self._report_data_file_problems()
         if prefs.selection is None and tree.today is not None:
@@ -397,10 +409,13 @@ class DigestApp(App[int]):
             today = dt.date.today().isoformat()
             view = latest_digest_view(tree.today.date, today)
             self._send(msg.ViewRestored(replace(prefs, selection=view)))
-        self._send(msg.LibraryReady(tree, self.service.theme()))
+        theme = self.service.theme()
+        self._lull.wait(self._quitting)  # the tree is filled on the UI thread
+        self._send(msg.LibraryReady(tree, theme))
         # Last, on a connection of its own and holding no lock: the list, search and marks
-        # stay usable while papers are re-enriched after a taxonomy or catalog change.
-        if self.service.reenrich(progress):
+        # stay usable while papers are re-enriched after a taxonomy or catalog change; each
+        # batch waits for a pause in typing.
+        if self.service.reenrich(progress, pause=self._pause_for_keys):
             self._send(msg.TreeLoaded(self.service.tree_data()))
 
     def _first_view(self) -> tuple[ViewPrefs, ListWindow]:
@@ -427,6 +442,8 @@ class DigestApp(App[int]):
         rather than stopping at the first key that reads a setting. Not before the first
         frame: the settings' models bring pydantic (~60 ms), and the list does not need them."""
         self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
+        if not self._settings_checked:
+            self._lull.wait(self._quitting)  # the settings' import holds the GIL ~60 ms
         with self._settings_lock:
             if self._settings_checked:
                 return
@@ -618,11 +635,22 @@ class DigestApp(App[int]):
         if not window.rowids:
             self.main_screen.query_one(PaperPanel).show_paper(None)
 
-    async def _on_first_paint(self) -> None:
-        """The first list is on screen: the footer now, then the workers waiting for it."""
+    def _on_first_paint(self) -> None:
+        """The first list is on screen: the workers waiting for it go on, and the footer
+        follows once keys pause."""
         if not self.screen_stack:
             return  # closing already
+        self._lull.hold()  # keys sent the moment the list shows are on their way
         self._first_paint.set()
+        self._mount_footer()
+
+    @work(exclusive=True, group="footer", exit_on_error=False)
+    async def _mount_footer(self) -> None:
+        """The footer, in a pause of typing: mounting it lays out and repaints the whole
+        screen (~40 ms at 160x48), which a key typed meanwhile would wait behind."""
+        await self._lull.wait_async()
+        if not self.screen_stack:
+            return  # closing already
         from textual.widget import MountError
 
         screen = self.main_screen
@@ -1404,6 +1432,10 @@ class DigestApp(App[int]):
 
     # ---- similar papers, "For you", weights & data, readiness (tui/paper_extras.py) ---
 
+    def _pause_for_keys(self) -> None:
+        """(Background jobs, between their steps.) Wait for a pause in typing."""
+        self._lull.wait(self._quitting)
+
     @work(thread=True, exclusive=True, group="similar-index", exit_on_error=False)
     def _build_similar_index(self) -> None:
         """The first build of the similarity index (a minute at 100,000 papers) runs here,
@@ -1411,6 +1443,9 @@ class DigestApp(App[int]):
         if not self.service.similar_index_pending():
             return
         # The status line, not a toast: the panel's Similar section says it too.
+        # Started in a pause of typing; the build itself is one write transaction, which a
+        # pause inside would hold open (marks and tags wait on it).
+        self._pause_for_keys()
         self._send(msg.StatusChanged("Building the similarity index…", "similar"))
         try:
             self.service.build_similar_index()

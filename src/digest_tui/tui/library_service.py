@@ -135,7 +135,11 @@ class LibraryService:
             # "New since last visit" means since the visit before this one, all session long.
             self.new_since = library.state.begin_visit() or ""
 
-    def reenrich(self, progress: Callable[[str], None] | None = None) -> int:
+    def reenrich(
+        self,
+        progress: Callable[[str], None] | None = None,
+        pause: Callable[[], None] | None = None,
+    ) -> int:
         """Re-enrich the papers enriched with older data (a changed taxonomy or catalog);
         return how many.
 
@@ -143,14 +147,15 @@ class LibraryService:
         papers takes a while, and meanwhile the list, search, marks and every other call go
         on through the shared connection. `Library.reenrich` writes each batch in a short
         transaction of its own (WAL: readers never wait; another write waits for one batch's
-        write at most), and a paper changed in between is enriched again inside its write."""
+        write at most), and a paper changed in between is enriched again inside its write.
+        `pause` is called before each batch (the app waits there for a pause in typing)."""
         with self.own_library() as library:
             stale = library.stale_count()
             if not stale:
                 return 0
             if progress is not None:
                 progress(f"Updating topics and code links for {stale} papers…")
-            return library.reenrich()
+            return library.reenrich(pause=pause)
 
     # ---- reading ------------------------------------------------------------------------
 
