@@ -24,6 +24,7 @@ TEST_SPLITS = {
     "test6": "sixth test",
     "test7": "seventh test",
     "test8": "eighth test",
+    "test9": "ninth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

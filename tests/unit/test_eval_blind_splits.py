@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2/.../7.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2/.../9.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -81,6 +81,12 @@ SPLITS = [
     # second labeller extended it (29 -> 45) with training-parallelism, MoE and kernel papers.
     Split("test8", 45, {"kernels": 8, "training-parallelism": 9, "moe": 9, "serving": 19}, 9,
           ("test", "test2", "test3", "test4", "test5", "test6", "test7"), blind=True),
+    # Recent (mostly 2026) papers from arXiv pages, an arXiv mirror, listing feeds and aggregators,
+    # built to measure hardware scale after the tenth round: floors by topic and by main scale.
+    Split("test9", 41, {"kernels": 8, "training-parallelism": 9, "moe": 7, "serving": 14}, 9,
+          ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8"), blind=True,
+          scales={"single-device": 10, "single-node": 5, "multi-node": 10, "edge": 6,
+                  "unknown": 10}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
