@@ -92,3 +92,18 @@ def test_the_async_wait_follows_the_same_rule() -> None:
         return held
 
     assert asyncio.run(scenario())
+
+
+def test_steps_that_share_a_start_share_one_limit() -> None:
+    """The start-up's steps wait from the first frame: once `limit_s` has passed since then, a
+    key just pressed no longer holds the next step."""
+    clock = ManualClock()
+    lull = TypingLull(settle_s=0.15, limit_s=2.0, clock=clock)
+    first_frame = lull.now()
+    clock.now += 1.9
+    lull.key_pressed()
+    assert lull.left(first_frame) == pytest.approx(0.1)  # the shared budget, not the pause
+    clock.now += 0.6
+    lull.key_pressed()
+    assert lull.wait(since=first_frame) == 0.0  # spent: no wait at all
+    assert lull.left(clock.now) == pytest.approx(0.15)  # a wait of its own would still wait

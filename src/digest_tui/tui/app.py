@@ -205,6 +205,7 @@ class DigestApp(App[int]):
         # Start-up steps and background jobs wait for a pause in the reader's keys
         # (typing_lull.py), so a word typed at once is not searched behind them.
         self._lull = TypingLull()
+        self._first_paint_at: float | None = None  # the lull's clock at the first frame
         # Bumped by each request for a new list: a result for an older request is dropped,
         # so a slow query never overwrites the list of a newer one.
         self._rows_request = 0
@@ -392,15 +393,16 @@ class DigestApp(App[int]):
             # GIL to copy out); the list's count arrives with it. Asked again rather than
             # kept open: an open statement would hold the list's connection meanwhile.
             self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
-            self._lull.wait(self._quitting)  # a search typed at once makes it moot
+            self._lull.wait(self._quitting, since=self._first_paint_at)  # a search makes it moot
             if request == self._rows_request:
                 whole = self.service.list_window(prefs.selection or Selection(), "", prefs.sort)
                 if request == self._rows_request:
                     self._send(msg.RowsLoaded(whole, request))
         self._after_first_paint()  # everything below: the sample, tree counts, re-enrichment
-        self._lull.wait(self._quitting)
+        since = self._first_paint_at  # the steps share one bound on waiting for a pause
+        self._lull.wait(self._quitting, since)
         self.service.startup(progress)
-        self._lull.wait(self._quitting)
+        self._lull.wait(self._quitting, since)
         tree = self.service.tree_data()
         self._report_data_file_problems()
         if prefs.selection is None and tree.today is not None:
@@ -410,7 +412,7 @@ class DigestApp(App[int]):
             view = latest_digest_view(tree.today.date, today)
             self._send(msg.ViewRestored(replace(prefs, selection=view)))
         theme = self.service.theme()
-        self._lull.wait(self._quitting)  # the tree is filled on the UI thread
+        self._lull.wait(self._quitting, since)  # the tree is filled on the UI thread
         self._send(msg.LibraryReady(tree, theme))
         # Last, on a connection of its own and holding no lock: the list, search and marks
         # stay usable while papers are re-enriched after a taxonomy or catalog change; each
@@ -443,7 +445,8 @@ class DigestApp(App[int]):
         frame: the settings' models bring pydantic (~60 ms), and the list does not need them."""
         self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
         if not self._settings_checked:
-            self._lull.wait(self._quitting)  # the settings' import holds the GIL ~60 ms
+            # The settings' import holds the GIL ~60 ms.
+            self._lull.wait(self._quitting, self._first_paint_at)
         with self._settings_lock:
             if self._settings_checked:
                 return
@@ -641,6 +644,7 @@ class DigestApp(App[int]):
         if not self.screen_stack:
             return  # closing already
         self._lull.hold()  # keys sent the moment the list shows are on their way
+        self._first_paint_at = self._lull.now()
         self._first_paint.set()
         self._mount_footer()
 

@@ -8,8 +8,9 @@ shows) had each key's list wait behind those steps: in a real terminal at 50,000
 word's list came 125-155 ms after the keys, against 72-97 ms once the start-up was over. So
 each such step first waits here until no key has come for `settle_s`; a step already running
 finishes. The first frame counts as a key (`hold`): keys sent the moment the list appears
-arrive in the next few milliseconds, before the first step starts. The wait is bounded
-(`limit_s`): a reader typing without a pause still gets the tree's counts.
+arrive in the next few milliseconds, before the first step starts. The waits are bounded: the
+start-up's steps share `limit_s` from the first frame, so a reader typing without a pause still
+gets the tree's counts within it; each batch of a re-enrichment waits `limit_s` at most.
 """
 
 from __future__ import annotations
@@ -68,13 +69,19 @@ class TypingLull:
         while (left := self.left(started)) > 0:
             await asyncio.sleep(left)
 
-    def wait(self, stop: threading.Event | None = None) -> float:
-        """(Worker threads.) Return once no key came for `settle_s`, after `limit_s` at most,
-        or at once when `stop` is set (the app is leaving); the seconds waited."""
-        started = self._clock()
+    def now(self) -> float:
+        """The lull's clock: pass it back as `wait(since=...)` to share one budget."""
+        return self._clock()
+
+    def wait(self, stop: threading.Event | None = None, since: float | None = None) -> float:
+        """(Worker threads.) Return once no key came for `settle_s`, `limit_s` after `since`
+        (default: now) at most, or at once when `stop` is set (the app is leaving); the
+        seconds waited. Steps that pass the same `since` share one `limit_s` between them."""
+        started = self._clock() if since is None else since
+        begun = self._clock()
         while (left := self.left(started)) > 0:
             if stop is None:
                 time.sleep(left)
             elif stop.wait(left):
                 break
-        return self._clock() - started
+        return self._clock() - begun
