@@ -321,7 +321,11 @@ class DigestApp(App[int]):
             main.set_focus(main.query_one(PaperList))
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key):
+        if isinstance(event, events.Key) and (
+            event.key == "slash" or isinstance(self.focused, Input)
+        ):
+            # Typing (a search, a tag, a note) holds the start-up's next steps; moving around
+            # does not: `\` and `j` want the tree the start-up fills.
             self._lull.key_pressed()
         await super().on_event(event)
 

@@ -156,6 +156,18 @@ def _mention_setup(catalog: HardwareCatalog, mention: Mention) -> _Setup | None:
             [mention.span],
             position=mention.span.start,
         )
+    if mention.nodes:
+        # "16 8xA100 nodes": the count written is per node, the nodes multiply it.
+        total = mention.nodes * mention.count
+        return _Setup(
+            mention.ref,
+            total,
+            _scale_for(device, total),
+            "named",
+            [mention.span],
+            label=f"{mention.nodes} nodes",
+            position=mention.span.start,
+        )
     if mention.vague and mention.count >= 100:
         scale = "edge" if device is not None and device.edge else "multi-node"
     else:
@@ -242,6 +254,10 @@ def suggest_hardware(
         # Results from a model of the hardware ("our high-fidelity simulations show",
         # "evaluated on TPUv6e-like hardware"): nothing the reader can rent to rerun.
         study = _modelled(abstract or "")
+    if study is None and not tested_on and not _states_setup(facts):
+        # (eleventh round) New hardware beside the software ("a hardware-software co-design
+        # ... a lightweight engine in the switch"): the part is not on sale to rerun on.
+        study = _co_designed_hardware(title or "", abstract or "")
     if study is None and not tested_on and not _states_setup(facts):
         # An energy or power measurement study is about the meter, not a machine to rerun,
         # unless it writes its rig down ("on 4 A100 GPUs", "an H100").
@@ -497,6 +513,26 @@ def _energy_study(title: str, abstract: str) -> str | None:
     return None
 
 
+_CO_DESIGN = re.compile(
+    r"\b(?:hardware[-/ ]software|software[-/ ]hardware|HW/SW|SW/HW) co-?design", re.I
+)
+# ...with a hardware part of its own: "lightweight hardware in the GPU hub", "a hardware
+# engine", "hardware support for X", "by hardware-accelerating the control plane".
+_NEW_HARDWARE = re.compile(
+    r"\b(?:lightweight|dedicated|small|custom|new|simple) (?:hardware|engine|unit|logic)\b"
+    r"|\bhardware (?:units?|engines?|support|extensions?|blocks?|modules?)\b"
+    r"|\bhardware-accelerat\w+ (?:the|its|our|all)\b",
+    re.I,
+)
+
+
+def _co_designed_hardware(title: str, abstract: str) -> str | None:
+    both = f"{title}\n{abstract}"
+    if "co" not in both.lower() or not _CO_DESIGN.search(both):
+        return None
+    return "a hardware design" if _NEW_HARDWARE.search(both) else None
+
+
 def _states_setup(facts: TextFacts) -> bool:
     """Whether the text writes a machine of its own down: a named device or system, or a count
     of devices or nodes, outside motivation and baselines."""
@@ -518,6 +554,9 @@ def _study_kind(title: str, abstract: str) -> str | None:
 
 
 _INTRA_NODE = re.compile(r"\bintra-?node\b", re.I)
+# The edge phrases that say only "little memory or compute", no kind of device.
+_CONSTRAINED_DEVICES = re.compile(r"\b(?:resource|memory)-(?:constrained|limited) devices?\b", re.I)
+_OFFLOAD = re.compile(r"offload|\bCPU[-\u2013]GPU\b", re.I)
 _SMALL_DEVICES = re.compile(r"\bmemory-constrained devices\b", re.I)
 
 
@@ -670,6 +709,17 @@ class _Builder:
             return [c.span for c in found] if len({c.span.quote.lower() for c in found}) > 1 else []
 
         if spans := qualified("edge"):
+            # (motivation counts here: "existing systems offload weights to CPU memory" says
+            # what kind of machine the paper's own offloading runs on)
+            offloads = [
+                c.span
+                for c in self.facts.cues
+                if c.scale == "single-device" and _OFFLOAD.search(c.span.quote)
+            ]
+            if offloads and all(_CONSTRAINED_DEVICES.search(s.quote) for s in spans):
+                # (eleventh round) "resource-constrained devices" whose weights are offloaded
+                # to CPU / host memory: a GPU with a host beside it, not a phone or a board.
+                return "single-device", offloads
             return "edge", spans
         if self.facts.memory_budget and (
             spans := [

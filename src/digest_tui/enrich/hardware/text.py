@@ -143,14 +143,19 @@ _RANKS = re.compile(r"ranks\b", re.IGNORECASE)
 _AFTER_ARCH_UNIT = re.compile(r"^\s*(?:GPUs?|accelerators?|chips?|cards?|devices)\b", re.I)
 # A count of "GPU servers" or "GPU machines" counts machines, like "GPU nodes".
 _NODE_UNIT = re.compile(r"node|server|machine", re.IGNORECASE)
-# "128-GPU scale", "three 8-GPU platforms" (GPUs per machine).
+# "128-GPU scale", "three 8-GPU platforms" (GPUs per machine); "a 32-card cluster", "an 8-GPU
+# testbed" (eleventh round: the devices of the whole cluster, so "an 8-GPU cluster" is one node's
+# worth, not the multi-node cluster its noun alone says).
 # The count is written "\d(?<![\w.]\d)\d*" for "(?<![\w.])\d+" (the same matches): a pattern
 # that opens with a digit class lets `re` skip to the digits of the text (3x faster here).
 _PER_MACHINE = Gated.compile(
-    r"(?P<num>\d(?<![\w.]\d)\d*)-(?:GPU|NPU|card)\s+(?P<what>scale|platforms?|nodes?|servers?"
-    r"|machines?|systems?|boxes|setups?)\b",
+    r"(?P<num>\d(?<![\w.]\d)\d*)-(?:GPU|NPU|TPU|card|accelerator|chip)\s+(?P<what>scale"
+    r"|clusters?|testbeds?|platforms?|nodes?|servers?|machines?|systems?|boxes|setups?)\b",
     re.IGNORECASE,
 )
+_MACHINES = re.compile(r"nodes|servers|machines", re.IGNORECASE)
+# What `_PER_MACHINE` counts in total rather than per machine.
+_WHOLE_SETUP = frozenset({"scale", "cluster", "clusters", "testbed", "testbeds"})
 
 # Phrases that imply a scale when no count is written. (pattern, scale, strong)
 # Public: tests/unit/test_hardware_eval.py checks each one's gate against the plain regex.
@@ -306,6 +311,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # environments" ("HPC applications" alone is a field, not a setting).
     (
         r"\bHPC and (?:the )?cloud\b|\bcloud and HPC\b|\bhybrid HPC\b|\bmixed HPC\b",
+        "multi-node",
+        True,
+    ),
+    # (eleventh round) the machines of an HPC centre: "on target HPC platforms", "leadership
+    # HPC systems" ("HPC workloads" / "HPC applications" are a field, not a setting).
+    (
+        r"\bHPC (?:platforms?|systems?|clusters?|cent(?:er|re)s?|facilities|facility|machines?"
+        r"|infrastructures?)\b",
         "multi-node",
         True,
     ),
@@ -547,7 +560,11 @@ _MEASURED = Gated.compile(
     # (tenth round) performance compared with a baseline is a timed result too: "superior
     # performance to vendor libraries", "improves the performance of SpMM over cuSPARSE"
     r"|\b(?:superior|better|higher) performance (?:to|than|over)\b"
-    r"|\bimprov\w* (?:the )?performance of\b",
+    r"|\bimprov\w* (?:the )?performance of\b"
+    # (eleventh round) the kernels' performance stated as a result: "our kernels achieve high
+    # performance", "reaching near-peak performance"
+    r"|\b(?:achiev|reach|deliver)\w* (?:high|higher|near-peak|peak|state-of-the-art"
+    r"|competitive|expert-level) performance\b",
     re.IGNORECASE,
 )
 # Parallelism across devices (tensor, pipeline, expert, hybrid): at inference time too, the
@@ -653,6 +670,7 @@ class Mention:
     count: int | None = None
     vague: bool = False
     in_node: bool = False  # "8xH100 GPU node": the count is within one node
+    nodes: int | None = None  # "16 8xA100 nodes": how many such nodes
     in_cluster: bool = False
     hours: bool = False  # "6 H100 hours": a cost, not a setup
     baseline: bool = False
@@ -1052,6 +1070,16 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
             mention.count, mention.vague = None, False
             start = match.start()
         mention.in_node = bool(_AFTER_NODE.match(after))
+        if mention.in_node and before and mention.count and not mention.vague:
+            # "16 8xA100 nodes", "12 8x H200 GPU nodes": a count of nodes before the one
+            # written per node.
+            nodes_before = _count_before(text, max(0, start - 24), start)
+            if nodes_before is not None:
+                num, word = nodes_before.group("num"), nodes_before.group("word")
+                nodes, nodes_vague = _count_of(num, word)
+                if nodes is not None and nodes > 1 and not nodes_vague:
+                    mention.nodes = nodes
+                    start = nodes_before.start()
         mention.in_cluster = bool(_AFTER_CLUSTER.match(after))
         mention.hours = bool(_AFTER_HOURS.match(after))
         mention.baseline = bool(_AFTER_BASELINE.match(after))
@@ -1137,13 +1165,23 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
         if overlaps(match.start(), match.end()):
             continue
         num = int(match.group("num"))
-        per_node = match.group("what").lower() != "scale"
+        per_node = match.group("what").lower() not in _WHOLE_SETUP
+        machines = 1
+        start = match.start()
+        if per_node and _MACHINES.match(match.group("what")):
+            # "three 8-GPU servers", "16 8-GPU nodes": how many such machines work together
+            # ("three 8-GPU platforms" are three kinds of machine compared, one at a time)
+            before = _count_before(doc.text, max(0, start - 24), start)
+            if before is not None:
+                count, vague = _count_of(before.group("num"), before.group("word"))
+                if count is not None and count > 1 and not vague:
+                    machines, start = count, before.start()
         out.append(
             CountMention(
-                count=num if not per_node else 1,
+                count=num if not per_node else machines,
                 unit="device" if not per_node else "node",
                 per_node=num if per_node else None,
-                span=doc.span(match.start(), match.end()),
+                span=doc.span(start, match.end()),
                 background=doc.background(match.start()),
                 sentence=offset_sentence + doc.sentence_at(match.start()),
             )
@@ -1151,11 +1189,30 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
     return out
 
 
+# (eleventh round) A sentence about many models at once ("we test 43 open models (1B-405B)",
+# "25 models ranging from 1B to 405B"): the sizes at the ends of its range are the models
+# compared, not a setup of the paper's own.
+_MANY_MODELS = re.compile(
+    r"\b(?:[5-9]|[1-9]\d+) (?:[\w-]+ ){0,3}?(?:models|LLMs|checkpoints)\b", re.IGNORECASE
+)
+_RANGE_FROM = re.compile(r"\d+(?:\.\d+)?\s?[BMT]?\s*(?:-|\u2013|to)\s*\d")
+_RANGE_TO = re.compile(r"\d(?:\.\d+)?\s?[BMT]?\s*(?:-|\u2013|\bto)\s*$")
+
+
+def _in_model_range(doc: _Text, start: int, sentence: Sentence) -> bool:
+    text = doc.text
+    if not (_RANGE_FROM.match(text, start) or _RANGE_TO.search(text, max(0, start - 16), start)):
+        return False
+    return _MANY_MODELS.search(text, sentence.start, sentence.end) is not None
+
+
 def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison", "background"]:
     if doc.source != "abstract":
         return "own"
     index = doc.sentence_at(start)
     sentence = doc.sentences[index]
+    if _in_model_range(doc, start, sentence):
+        return "comparison"
     # The last comparison word between the sentence's start and the size, not followed by
     # "on"/"using" before the size.
     cmp_end = doc.comparisons.last_before(index, sentence.start, start)
