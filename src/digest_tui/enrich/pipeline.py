@@ -39,7 +39,7 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # component is re-run on the stored papers.
 # hardware 2: the fourth-split classes (counts in K, multi-node cues, pre-training compute);
 # 3 and topics 2: the fifth-split classes; hardware 4: space-grouped counts ("16 384 GPUs").
-COMPONENT_VERSIONS = {"topics": "4", "links": "1", "hardware": "9"}
+COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "9"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)
