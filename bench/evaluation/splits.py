@@ -25,6 +25,7 @@ TEST_SPLITS = {
     "test7": "seventh test",
     "test8": "eighth test",
     "test9": "ninth test",
+    "test10": "tenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2/.../9.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2/.../10.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -87,6 +87,13 @@ SPLITS = [
           ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8"), blind=True,
           scales={"single-device": 10, "single-node": 5, "multi-node": 10, "edge": 6,
                   "unknown": 10}),
+    # Recent (2025-2026) papers from arXiv pages, mirrors, aggregators, a proceedings page, Zenodo
+    # and a conference poster page; built, like test9, to measure hardware scale blind.
+    Split("test10", 40, {"kernels": 8, "training-parallelism": 8, "moe": 6, "serving": 16}, 9,
+          ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9"),
+          blind=True,
+          scales={"single-device": 11, "single-node": 5, "multi-node": 7, "edge": 5,
+                  "unknown": 12}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
