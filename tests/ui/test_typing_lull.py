@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Footer
 
 from digest_tui.tui.library_service import Selection
 from digest_tui.tui.typing_lull import TypingLull
@@ -69,7 +68,7 @@ async def test_a_word_typed_at_the_first_frame_is_searched_before_the_start_up_g
         assert [row.id if row else None for row in shown] == [row.id for row in expected]
         assert not app.ready
         assert "tree_data" not in calls and "startup" not in calls
-        assert not app.main_screen.query(Footer)  # its layout pass waits too
+        assert not app.main_screen.query("KeyBar")  # its layout pass waits too
         assert f"list_windows({WORD})" in calls
 
         clock.now += 1.0  # the reader pauses
@@ -77,7 +76,7 @@ async def test_a_word_typed_at_the_first_frame_is_searched_before_the_start_up_g
         assert app.ready
         assert calls.index(f"list_windows({WORD})") < calls.index("startup")
         assert "tree_data" in calls
-        assert len(app.main_screen.query(Footer)) == 1
+        assert len(app.main_screen.query("KeyBar")) == 1
         assert app.query_one("#search").has_focus  # nothing took the keys away
 
 
@@ -86,4 +85,4 @@ async def test_without_keys_the_start_up_goes_on_after_the_first_frame(home: Pat
     async with app.run_test(size=SIZE) as pilot:
         await asyncio.wait_for(settle(pilot), timeout=60)
         assert app.ready
-        assert len(app.main_screen.query(Footer)) == 1
+        assert len(app.main_screen.query("KeyBar")) == 1

@@ -33,7 +33,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Input, Static, Tree
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from digest_tui.config import AppContext
@@ -66,6 +66,7 @@ from digest_tui.tui.navigation import (
 from digest_tui.tui.notices import ShownNotice, cause_first, notify_text
 from digest_tui.tui.panel_pace import PanelPace
 from digest_tui.tui.typing_lull import TypingLull
+from digest_tui.tui.widgets.key_bar import KeyBar
 from digest_tui.tui.widgets.nav_tree import NavTree
 from digest_tui.tui.widgets.paper_list import PaperList, empty_hint
 from digest_tui.tui.widgets.paper_panel import PaperPanel
@@ -256,8 +257,8 @@ class DigestApp(App[int]):
                 yield PaperList(id="papers")
             yield PaperPanel(id="panel")
         yield Static("", id="status")
-        # The footer (Textual's, a widget per key: ~100 ms of CPU to compose and style 13 keys)
-        # is mounted once the first list is painted (_on_first_paint).
+        # The footer (widgets/key_bar.py) is mounted once the first list is painted and typing
+        # pauses (_on_first_paint): nothing but the list goes into the first frame.
 
     async def on_load(self) -> None:
         import asyncio
@@ -663,12 +664,9 @@ class DigestApp(App[int]):
 
         screen = self.main_screen
         try:
-            await screen.mount(Footer())
+            await screen.mount(KeyBar())
         except MountError:
             return  # the app is leaving (quit at the first frame): the screen is going away
-        # A footer draws its keys when the screen says its bindings changed (a focus change):
-        # mounted after the focus was given, it has to be told once.
-        screen.refresh_bindings()
 
     def refresh_rows(self) -> None:
         papers = self.main_screen.query_one(PaperList)

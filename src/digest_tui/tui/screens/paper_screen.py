@@ -16,10 +16,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from digest_tui.paper_view import PaperView
 from digest_tui.tui.paper_extras import PaperExtras
+from digest_tui.tui.widgets.key_bar import KeyBar
 from digest_tui.tui.widgets.paper_panel import PaperBody
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class PaperScreen(Screen[None]):
             yield PaperBody("", include_note=False, id="paper-full")
             yield Static(Text("Note"), id="paper-note-heading")
             yield Markdown(self.paper.note or "", id="paper-note", open_links=False)
-        yield Footer()
+        yield KeyBar()
 
     def _show_body(self) -> None:
         self.query_one("#paper-full", PaperBody).show(
