@@ -45,7 +45,7 @@ class Probe(DigestApp):
     def _when_panel_filled(self):
         panel = self.main_screen.query_one(PaperPanel)
         bars = self.main_screen.query("KeyBar")
-        keys = bars.first().keys() if bars else []
+        keys = bars.first().shown_keys() if bars else []
         # Polled until the panel and the footer's keys are there, or a generous deadline.
         if (panel.paper is None or not keys) and time.monotonic() < DEADLINE:
             return

@@ -58,7 +58,7 @@ class KeyBar(Widget, can_focus=False):
         if self.is_attached and screen is self.screen:
             self.refresh()
 
-    def keys(self) -> list[tuple[str, str, bool]]:
+    def shown_keys(self) -> list[tuple[str, str, bool]]:
         """(key as shown, description, enabled) of each key on the bar, left to right, the
         command palette's last."""
         return [(shown, description, enabled) for shown, description, enabled, _ in self._entries()]
