@@ -2,15 +2,17 @@
 
     python bench/enrich_identity.py --against <checkout>/src [--synthetic 5000]
     python bench/enrich_identity.py --write FILE [--synthetic 5000]
+    python bench/enrich_identity.py --compare FILE [--synthetic 5000]
 
 `--write` stores, one JSON line per paper, every column `Enricher.columns` returns (the encoded
 strings as stored) for every paper of `fixtures/eval/*.yaml`, of the fixture digests
 (`fixtures/digests/`), N synthetic papers (bench/synthetic.py) and variants of the eval papers
 that exercise other paths (the abstract upper-cased; two abstracts joined). `--against` runs
 `--write` in a subprocess with that package first on `PYTHONPATH`, then here with this one, and
-names every paper whose columns differ (exit 1), or says they are identical. The other checkout
-must be whole (a `git worktree add --detach` or a `git archive` of it): the curated catalog,
-`repro_links/`, is read from beside its `src/`.
+names every paper whose columns differ (exit 1), or says they are identical. `--compare` does the
+same against a file `--write` stored earlier (the other code's output, computed once). The
+other checkout must be whole (a `git worktree add --detach` or a `git archive` of it): the
+curated catalog, `repro_links/`, is read from beside its `src/`.
 
 A check for changes that must not change output (speed-ups): the stored reference hashes
 (tests/unit/test_enrich_reference.py) cover fewer papers and no variants.
@@ -92,19 +94,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--against", type=Path, help="the other package's src directory")
     parser.add_argument("--write", type=Path, help="write this package's output here")
+    parser.add_argument("--compare", type=Path, help="an earlier --write of the other code")
     parser.add_argument("--synthetic", type=int, default=5_000)
     args = parser.parse_args()
     if args.write:
         write(args.write, args.synthetic)
         return
-    if not args.against:
-        parser.error("--against or --write")
+    if not (args.against or args.compare):
+        parser.error("--against, --compare or --write")
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=OUT_DIR) as scratch:
         theirs, ours = Path(scratch) / "theirs.jsonl", Path(scratch) / "ours.jsonl"
-        env = {**os.environ, "PYTHONPATH": str(args.against.resolve())}
-        command = [sys.executable, __file__, "--write", str(theirs)]
-        subprocess.run([*command, "--synthetic", str(args.synthetic)], env=env, check=True)
+        if args.compare:
+            theirs = args.compare
+        else:
+            env = {**os.environ, "PYTHONPATH": str(args.against.resolve())}
+            command = [sys.executable, __file__, "--write", str(theirs)]
+            subprocess.run([*command, "--synthetic", str(args.synthetic)], env=env, check=True)
         write(ours, args.synthetic)
         before, after = read(theirs), read(ours)
     differ = [ref for ref in before if before[ref] != after.get(ref)]
