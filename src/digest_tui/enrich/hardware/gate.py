@@ -264,10 +264,10 @@ def _leads(s: str) -> list[tuple[str, str]] | None:
     return out if len(out) <= _MAX_LEADS else None
 
 
-def lead_form(pattern: str) -> str | None:
-    """`pattern` (no flags but Unicode) rewritten to open with the class of the characters
-    its matches can start with, when every top-level branch opens with a literal letter or
-    digit, or with `\\b` and then one (after expanding non-capturing groups); else None."""
+def _lead_alternatives(pattern: str) -> list[tuple[str, str]] | None:
+    """`pattern`'s matches as ordered alternatives, each a first character (after `\\b` when it
+    asks for a word edge there) and the rest: see `_leads`; None when some match could start
+    otherwise, or there are too many."""
     if re.search(r"\\\d|\(\?P=", pattern):
         return None  # a back-reference: numbering must not move
     leads: list[tuple[str, str]] = []
@@ -276,14 +276,18 @@ def lead_form(pattern: str) -> str | None:
         if found is None:
             return None
         leads.extend(found)
-    edged = any(c.startswith("\\b") for c, _ in leads)
-    first = "".join(dict.fromkeys(c[-1] for c, _ in leads))
-    if not leads or len(leads) > _MAX_LEADS or (len(first) == 1 and not edged):
-        # One leading literal and no edge: `re` already looks for the literal prefix.
+    if not leads or len(leads) > _MAX_LEADS:
         return None
+    return leads
+
+
+def _render_leads(leads: list[tuple[str, str]]) -> str:
+    """The alternatives `leads` (in their order) as one pattern that opens with the class of
+    their first characters."""
     # Alternatives that start with different characters never compete at one position, so
     # they are grouped by that character (each group keeps their order): a position then
     # costs one test per character, not one per alternative.
+    first = "".join(dict.fromkeys(c[-1] for c, _ in leads))
     groups: dict[str, list[tuple[bool, str]]] = {}
     for c, tail in leads:
         groups.setdefault(c[-1], []).append((c.startswith("\\b"), tail))
@@ -301,6 +305,21 @@ def lead_form(pattern: str) -> str | None:
     # when every alternative asks for one, then which character it was.
     edge = "(?<=\\b.)" if every_edged else ""
     return f"[{first}]{edge}(?:{'|'.join(parts)})"
+
+
+def lead_form(pattern: str) -> str | None:
+    """`pattern` (no flags but Unicode) rewritten to open with the class of the characters
+    its matches can start with, when every top-level branch opens with a literal letter or
+    digit, or with `\\b` and then one (after expanding non-capturing groups); else None."""
+    leads = _lead_alternatives(pattern)
+    if leads is None:
+        return None
+    edged = any(c.startswith("\\b") for c, _ in leads)
+    first = "".join(dict.fromkeys(c[-1] for c, _ in leads))
+    if len(first) == 1 and not edged:
+        # One leading literal and no edge: `re` already looks for the literal prefix.
+        return None
+    return _render_leads(leads)
 
 
 def lead_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
