@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -339,6 +339,213 @@ def lead_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return led
 
 
+# ---- which alternatives of a pattern a text can match ----------------------------------
+# A gate opens a whole pattern; most rule patterns are alternations of words, and a text that
+# opens the gate usually holds the words of a few of them. `needs` says what each alternative
+# of a pattern requires (literals, and sets of literals one of which it requires); the gate
+# index works out, per text, which units of alternatives (those sharing a first character in a
+# `lead_form`, or the top-level branches) may match, and the pattern runs with only those: an
+# alternative left out can match nowhere in the text, so the matches, their order and their
+# spans are the same, and `re` stops at fewer positions.
+
+_ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}
+# A literal (two characters or more), or a set of literals one of which every match contains.
+Needs = tuple[tuple[str, ...], tuple[frozenset[str], ...]]
+
+
+def _quantifier_end(p: str, j: int) -> tuple[int, bool]:
+    """Where the quantifier at p[j] ends (j when there is none) and whether it allows zero."""
+    c = p[j : j + 1]
+    if c in ("?", "*", "+"):
+        end = j + 1
+    elif c == "{":
+        found = re.match(r"\{(\d*)(?:,(\d*))?\}", p[j:])
+        if found is None or (not found.group(1) and found.group(2) is None):
+            return j, False  # a literal "{"
+        end = j + found.end()
+        return end + (p[end : end + 1] in ("?", "+")), not found.group(1) or found.group(1) == "0"
+    else:
+        return j, False
+    return end + (p[end : end + 1] in ("?", "+")), c != "+"
+
+
+def needs(pattern: str) -> Needs:
+    """What every match of `pattern` (a regex source, no inline flags) contains: lower-cased
+    runs of ASCII letters and digits of two characters or more, and clauses, each a set of such
+    literals one of which it contains. Conservative: a construct it does not read adds nothing
+    (so the result is only ever weaker than the truth)."""
+    branches = _branches(pattern)
+    if len(branches) > 1:
+        found = [needs(b) for b in branches]
+        best = [max(literals, key=len) if literals else "" for literals, _ in found]
+        common = _common_literal([list(literals) for literals, _ in found])
+        return ((common,) if common else ()), ((frozenset(best),) if all(best) else ())
+    p = pattern
+    literals: list[str] = []
+    clauses: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if len(run) >= 2:
+            literals.append("".join(run))
+        run.clear()
+
+    j = 0
+    while j < len(p):
+        c = p[j]
+        if c == "\\":
+            kind = p[j + 1 : j + 2]
+            if kind in ("b", "B"):  # a word edge: takes no character, the run goes on
+                j += 2
+                continue
+            flush()
+            end = j + 2
+            if kind in _ESCAPE_LENGTH:
+                end += _ESCAPE_LENGTH[kind]
+            elif kind == "N" and p[end : end + 1] == "{":
+                end = p.index("}", end) + 1
+            elif kind.isdigit():
+                while end < len(p) and p[end].isdigit():
+                    end += 1
+            j = _quantifier_end(p, end)[0]
+        elif c == "[":
+            flush()
+            j = _quantifier_end(p, _class_end(p, j) + 1)[0]
+        elif c == "(":
+            end = _group_end(p, j)
+            inner = p[j + 1 : end]
+            q_end, optional = _quantifier_end(p, end + 1)
+            if inner.startswith(_LOOKAROUND):  # takes no character: the run goes on
+                if q_end != end + 1:
+                    flush()
+                j = q_end
+                continue
+            prefix = _GROUP_PREFIX.match(inner) if inner.startswith("?") else None
+            if inner.startswith("?") and (prefix is None or prefix.group().startswith("?>")):
+                flush()  # flags, a back-reference, an atomic group...: not read
+                j = q_end
+                continue
+            body = inner[prefix.end() :] if prefix is not None else inner
+            if optional:
+                flush()
+                j = q_end
+                continue
+            if q_end == end + 1 and len(_branches(body)) == 1:
+                p = p[:j] + body + p[end + 1 :]  # "k(?:ernels?)": read on as "kernels?"
+                continue
+            flush()
+            inner_literals, inner_clauses = needs(body)
+            literals.extend(inner_literals)
+            clauses.extend(inner_clauses)
+            j = q_end
+        elif c in "?*+{":
+            q_end, optional = _quantifier_end(p, j)
+            if q_end == j:  # a literal "{"
+                flush()
+                j += 1
+                continue
+            if optional and run:
+                run.pop()  # "GPUs?": the "s" may be absent
+            flush()
+            j = q_end
+        elif c.isascii() and c.isalnum():
+            run.append(c.lower())
+            j += 1
+        else:
+            flush()
+            j += 1
+    flush()
+    return tuple(dict.fromkeys(literals)), tuple(dict.fromkeys(clauses))
+
+
+class Alternatives:
+    """A compiled pattern cut into units of alternatives, with what each unit's alternatives
+    need, and the pattern made of any subset of the units (compiled on first use)."""
+
+    def __init__(
+        self,
+        pattern: re.Pattern[str],
+        units: list[list[str]],
+        unit_needs: list[list[Needs]],
+        led: bool,
+    ) -> None:
+        self.pattern = pattern  # the pattern as compiled: every unit
+        self.units = units  # per unit, its alternatives' sources
+        self.needs = unit_needs  # per unit, what each of its alternatives needs
+        # Units of `lead_form` alternatives: each source is its first character (after "\\b"
+        # when it asks for a word edge) and the rest, joined by "\x00".
+        self.led = led
+        self.full = (1 << len(units)) - 1
+        self._made: dict[int, re.Pattern[str]] = {}
+        # Each alternative is looked for by one literal it needs (its longest), or by the
+        # literals of its first clause, any of which it needs: weaker than all it needs, and a
+        # bit-or per literal present. `_always`: units with an alternative that needs nothing.
+        self._by_literal: dict[str, int] = {}
+        self._always = 0
+        for index, needed in enumerate(unit_needs):
+            for literals, clauses in needed:
+                if literals:
+                    keys: Iterable[str] = (max(literals, key=len),)
+                elif clauses:
+                    keys = clauses[0]
+                else:
+                    self._always |= 1 << index
+                    continue
+                for key in keys:
+                    self._by_literal[key] = self._by_literal.get(key, 0) | 1 << index
+        self.literals = frozenset(self._by_literal)
+
+    @classmethod
+    def of(cls, compiled: re.Pattern[str], source: str) -> Alternatives | None:
+        """The units of `compiled` (made from `source` by `lead_compile`), or None when there
+        are fewer than two, or the pattern has groups (leaving units out would renumber them)."""
+        if compiled.groups or compiled.flags & ~re.UNICODE:
+            return None
+        leads = _lead_alternatives(source)
+        if leads is not None and compiled.pattern == _render_leads(leads):
+            by_char: dict[str, list[tuple[str, str]]] = {}
+            for c, tail in leads:
+                by_char.setdefault(c[-1], []).append((c, tail))
+            groups = list(by_char.values())
+            units = [[f"{c}\x00{tail}" for c, tail in group] for group in groups]
+            unit_needs = [[needs(c[-1] + tail) for c, tail in group] for group in groups]
+            made = cls(compiled, units, unit_needs, True)
+        else:
+            if compiled.pattern != source:
+                return None
+            branches = _branches(source)
+            made = cls(compiled, [[b] for b in branches], [[needs(b)] for b in branches], False)
+        return made if len(made.units) >= 2 else None
+
+    def mask(self, present: frozenset[str]) -> int:
+        """The units that may match in a text holding the literals `present` (of `literals`:
+        the scan looks for them), as bits (a unit is `1 << its index`)."""
+        bits = self._always
+        by_literal = self._by_literal
+        for literal in self.literals.intersection(present):
+            bits |= by_literal[literal]
+        return bits
+
+    def subset(self, mask: int) -> re.Pattern[str]:
+        """The pattern of the units whose bit is set in `mask`."""
+        made = self._made.get(mask)
+        if made is None:
+            chosen = [alt for i, unit in enumerate(self.units) if mask >> i & 1 for alt in unit]
+            if self.led:
+                leads = [(alt.split("\x00", 1)[0], alt.split("\x00", 1)[1]) for alt in chosen]
+                made = re.compile(_render_leads(leads), self.pattern.flags)
+            else:
+                made = lead_compile("|".join(chosen), self.pattern.flags)
+            if len(self._made) >= _MAX_SUBSETS:
+                self._made.clear()
+            self._made[mask] = made
+        return made
+
+
+# Subsets of one pattern kept compiled (`re`'s own cache holds 512 patterns in all).
+_MAX_SUBSETS = 256
+
+
 @dataclass(frozen=True)
 class Gated:
     """A compiled pattern with the literals that must be present for it to match.
@@ -352,14 +559,20 @@ class Gated:
     pattern: re.Pattern[str]
     triggers: tuple[tuple[str, ...], ...]
     folded: re.Pattern[str] | None = None
+    # The units of alternatives of the pattern that runs on a text whose case folding keeps its
+    # length: `folded`, or `pattern` when the pattern is case-sensitive.
+    alternatives: Alternatives | None = field(default=None, compare=False)
 
     @classmethod
     def compile(cls, pattern: str, flags: int = 0) -> Gated:
         folded = None
         if flags & re.IGNORECASE:
-            folded = lead_compile(lower_pattern(pattern), flags & ~re.IGNORECASE)
-            return cls(re.compile(pattern, flags), triggers(pattern), folded)
-        return cls(lead_compile(pattern, flags), triggers(pattern), folded)
+            source = lower_pattern(pattern)
+            folded = lead_compile(source, flags & ~re.IGNORECASE)
+            alternatives = Alternatives.of(folded, source)
+            return cls(re.compile(pattern, flags), triggers(pattern), folded, alternatives)
+        compiled = lead_compile(pattern, flags)
+        return cls(compiled, triggers(pattern), folded, Alternatives.of(compiled, pattern))
 
     @classmethod
     def compile_any(cls, patterns: list[str], suffix: str = "", flags: int = 0) -> Gated:
@@ -374,7 +587,7 @@ class Gated:
                 break
             gate.extend(found)
         made = cls.compile(combined, flags)
-        return cls(made.pattern, tuple(dict.fromkeys(gate)), made.folded)
+        return cls(made.pattern, tuple(dict.fromkeys(gate)), made.folded, made.alternatives)
 
     def may_match(self, lowered: str | Lowered) -> bool:
         if not self.triggers:
@@ -393,17 +606,39 @@ class Gated:
             return self.folded, low
         return self.pattern, text
 
-    def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
-        if not self.may_match(lowered):
-            return iter(())
-        pattern, subject = self._pick(text, lowered)
-        return pattern.finditer(subject)
-
-    def search(self, text: str, lowered: str | Lowered) -> re.Match[str] | None:
+    def _runner(self, text: str, lowered: str | Lowered) -> tuple[re.Pattern[str], str] | None:
+        """The pattern to run and the text to run it on; None when it cannot match."""
         if not self.may_match(lowered):
             return None
         pattern, subject = self._pick(text, lowered)
-        return pattern.search(subject)
+        alternatives = self.alternatives
+        if (
+            alternatives is not None
+            and isinstance(lowered, Lowered)
+            and lowered.present is not None
+            and (pattern is self.folded or self.folded is None)
+        ):
+            # Only the units of alternatives whose literals the text holds (the literals were
+            # looked for in the lower-cased text, which is the one `folded` runs on; a
+            # case-sensitive match holds them too, lower-cased).
+            mask = alternatives.mask(lowered.present)
+            if mask != alternatives.full:
+                if not mask:
+                    return None
+                pattern = alternatives.subset(mask)
+        return pattern, subject
+
+    def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
+        runner = self._runner(text, lowered)
+        if runner is None:
+            return iter(())
+        return runner[0].finditer(runner[1])
+
+    def search(self, text: str, lowered: str | Lowered) -> re.Match[str] | None:
+        runner = self._runner(text, lowered)
+        if runner is None:
+            return None
+        return runner[0].search(runner[1])
 
 
 class Lowered:
@@ -414,7 +649,7 @@ class Lowered:
     open is worked out once (`open`), and `Gated.may_match` is a lookup.
     """
 
-    __slots__ = ("_seen", "gates", "open", "text")
+    __slots__ = ("_seen", "gates", "open", "present", "text")
 
     def __init__(
         self, text: str, present: Iterable[str] | None = None, gates: GateIndex | None = None
@@ -423,8 +658,11 @@ class Lowered:
         self._seen: dict[str, bool] = {}
         self.gates = gates if present is not None else None
         self.open: set[int] = set()
+        # The literals of the index's gates (and units of alternatives) the text holds.
+        self.present: frozenset[str] | None = None
         if present is not None and gates is not None:
-            self.open = gates.open_gates(frozenset(present))
+            self.present = frozenset(present)
+            self.open = gates.open_gates(self.present)
 
     def opened(self, items: list[tuple[int | None, T]]) -> list[T]:
         """The items (from `GateIndex.tagged`) whose gates this text opens, in order."""
@@ -450,13 +688,17 @@ class GateIndex:
 
     def __init__(self, gates: Iterable[Gated]) -> None:
         self.gates = list(dict.fromkeys(gates))
-        self.literals = frozenset(t for g in self.gates for branch in g.triggers for t in branch)
+        literals = {t for g in self.gates for branch in g.triggers for t in branch}
         self._indexed = {id(g) for g in self.gates if g.triggers}
         self._by_literal: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         for gate in self.gates:
             for branch in gate.triggers:
                 key = max(branch, key=len)
                 self._by_literal.setdefault(key, []).append((id(gate), branch))
+        for gate in self.gates:
+            if gate.alternatives is not None:
+                literals.update(gate.alternatives.literals)
+        self.literals = frozenset(literals)
 
     def open_gates(self, present: frozenset[str]) -> set[int]:
         """The `id`s of the gated patterns of the index that may match."""

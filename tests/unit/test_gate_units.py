@@ -1,0 +1,156 @@
+"""Rule patterns run with only the units of alternatives a text's literals allow.
+
+`Gated` cuts a pattern into units of alternatives (those of a `lead_form` that share a first
+character, or the top-level branches) and `needs` says what each alternative needs (literals,
+and sets of literals one of which). On a text, a unit none of whose alternatives has its
+literals cannot match, so the pattern runs without it (enrich/hardware/gate.py). Checked here:
+`needs` on crafted patterns; on every rule pattern and reference text, every alternative that
+matches holds what `needs` says it needs; and the pattern run with the units the text allows
+finds exactly the matches of the whole pattern. The whole enrichment output is pinned by
+test_enrich_reference.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, needs
+from digest_tui.enrich.hardware.text import matchers
+from digest_tui.enrich.literal_scan import LiteralScanner
+from digest_tui.enrich.pipeline import Enricher
+from tests.unit.test_enrich_reference import eval_papers, fixture_digest_papers
+from tests.unit.test_rules_speed import CRAFTED
+
+Clauses = tuple[frozenset[str], ...]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals", "clauses"),
+    [
+        (r"\bGPUs?\b", ("gpu",), ()),
+        ("k(?:ernels?)", ("kernel",), ()),  # a group of one branch reads on
+        (r"r(?<!only r)equir(?:e|es)", ("requir",), ()),  # a look-behind takes no character
+        (r"\b(?:ab|cd)xy", ("xy",), (frozenset({"ab", "cd"}),)),
+        (
+            r"(?:billion|trillion) params?",
+            ("illion", "param"),
+            (frozenset({"billion", "trillion"}),),
+        ),
+        (r"(?:ab)?cd", ("cd",), ()),  # an optional group needs nothing
+        (r"ab{0,2}cd", ("cd",), ()),  # "b" may be absent: "a" alone is too short
+        (r"abc{2}de", ("abc", "de"), ()),
+        (r"\x41bc\u00e9de", ("bc", "de"), ()),  # escapes are no letters of a literal
+        (r"a\d+bc", ("bc",), ()),
+        (r"[ab]cd", ("cd",), ()),
+        (r"(?P<n>\d+)-GPU", ("gpu",), ()),
+        (r"(?:kernels?)+ fused", ("kernel", "fused"), ()),
+        (r"x{a}", (), ()),  # "{a}" is literal text: no quantifier, nothing read past it
+        (r"\bab\b|cd", (), (frozenset({"ab", "cd"}),)),
+        (r"\bab\b|c", (), ()),  # a branch with no literal: the pattern needs nothing
+    ],
+)
+def test_needs(
+    pattern: str, literals: tuple[str, ...], clauses: tuple[frozenset[str], ...]
+) -> None:
+    assert needs(pattern) == (literals, clauses)
+
+
+def _gated() -> list[Gated]:
+    return [g for g in matchers(Enricher().hardware_catalog).gates.gates if g.alternatives]
+
+
+def _texts() -> list[str]:
+    texts = list(CRAFTED)
+    for _, paper in [*fixture_digest_papers(), *eval_papers()]:
+        texts += [paper.title, paper.abstract]
+    return texts
+
+
+def _run(gated: Gated) -> tuple[re.Pattern[str], bool]:
+    """The pattern the units belong to, and whether it runs on the lower-cased text."""
+    return (gated.folded, True) if gated.folded is not None else (gated.pattern, False)
+
+
+def test_most_costly_rule_patterns_are_cut_into_units() -> None:
+    assert len(_gated()) >= 60
+
+
+def test_every_alternative_that_matches_holds_what_it_needs() -> None:
+    """`needs` on every alternative of every rule pattern, against the reference texts."""
+    texts = _texts()
+    lowered = [t.lower() for t in texts]
+    checked = 0
+    for gated in _gated():
+        alternatives = gated.alternatives
+        assert alternatives is not None
+        pattern, folded = _run(gated)
+        for unit, unit_needs in zip(alternatives.units, alternatives.needs, strict=True):
+            for source, (literals, clauses) in zip(unit, unit_needs, strict=True):
+                if alternatives.led:
+                    first, rest = source.split("\x00", 1)
+                    source = first + rest  # the first character (after "\b") and the rest
+                alone = re.compile(source, pattern.flags)
+                for text, low in zip(texts, lowered, strict=True):
+                    if alone.search(low if folded else text):
+                        checked += 1
+                        assert all(t in low for t in literals), (source, text[:80])
+                        assert all(any(t in low for t in c) for c in clauses), (source, text[:80])
+    assert checked > 5_000
+
+
+def test_the_units_a_text_allows_find_every_match() -> None:
+    """Run with only the units a text's literals allow, each rule pattern finds the matches
+    (spans, in order) of the whole pattern, on every reference text and crafted edge."""
+    m = matchers(Enricher().hardware_catalog)
+    every = [g for g in m.gates.gates if g.alternatives]
+    narrowed = 0
+    for text in _texts():
+        lowered = m.lowered(text)
+        for gated in every:
+            pattern, folded = _run(gated)
+            expected = [x.span() for x in pattern.finditer(lowered.text if folded else text)]
+            found = [x.span() for x in gated.finditer(text, lowered)]
+            assert found == expected, (pattern.pattern[:80], text[:80])
+            search = gated.search(text, lowered)
+            assert (search.span() if search else None) == (expected[0] if expected else None)
+            assert gated.alternatives is not None
+            narrowed += gated.alternatives.mask(lowered.present or frozenset()) not in (
+                gated.alternatives.full,
+                0,
+            )
+    assert narrowed > 10_000
+
+
+def test_a_text_whose_case_folding_changes_its_length_runs_the_whole_pattern() -> None:
+    """ "İ" lower-cases to two characters: the pattern as written runs on the text as written,
+    with its units all (the literals were looked for in the lower-cased text)."""
+    gated = Gated.compile(r"\bkernels?\b|\bcuda\b|\btriton\b", re.IGNORECASE)
+    assert gated.alternatives is not None
+    index = GateIndex([gated])
+    scanner = LiteralScanner(index.literals)
+    for text, spans in [("İ CUDA kernels", [(2, 6), (7, 14)]), ("I CUDA kernels", [(2, 6)])]:
+        low = text.lower()
+        lowered = Lowered(low, scanner.scan(low).present, index)
+        if len(low) == len(text):
+            spans = [(2, 6), (7, 14)]
+        assert [x.span() for x in gated.finditer(text, lowered)] == spans
+    # Without "cuda" or "kernel" in the text, the pattern is not run at all.
+    assert gated.alternatives.mask(scanner.scan("triton").present) == 0b100
+
+
+def test_top_level_branches_are_the_units_of_a_pattern_without_a_lead_form() -> None:
+    gated = Gated.compile(r"\d+x\b|\bkernels?\b|[Cc]uda\b")
+    assert gated.alternatives is not None and not gated.alternatives.led
+    assert gated.alternatives.needs == [[((), ())], [(("kernel",), ())], [(("uda",), ())]]
+    index = GateIndex([gated])
+    scanner = LiteralScanner(index.literals)
+    plain = re.compile(gated.pattern.pattern)
+    for text in ["8x kernels", "Cuda 8x", "kernels and cuda", "no match", "3x"]:
+        low = text.lower()
+        lowered = Lowered(low, scanner.scan(low).present, index)
+        expected = [x.span() for x in plain.finditer(text)]
+        assert [x.span() for x in gated.finditer(text, lowered)] == expected
+    mask = gated.alternatives.mask(scanner.scan("8x cuda").present)
+    assert mask == 0b101  # the digits always (no literal), "uda"; not "kernel"
