@@ -22,6 +22,7 @@ import bisect
 import itertools
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -431,6 +432,29 @@ _SIZE = re.compile(
     r"(?![\s-]*(?:tokens?|images?|image-text|pairs|samples|edges|FLOPs|words|nodes|entries|"
     r"examples|rows|trajectories|bytes|frames|sequences?|context|votes|steps)\b)",
 )
+# Every match of `_SIZE` starts with a digit after neither a word character nor ".", followed by
+# digits (a decimal part), an optional space and the unit or the "x" of "8x7B". `_SIZE_HEAD`
+# finds those places with a pattern that opens with the digit class, which `re` skips to (one
+# that opens with a look-behind is tried at every position), and `_SIZE` is tried only there:
+# the same matches (`_size_matches`; tests/unit/test_hardware_speed.py).
+_SIZE_HEAD = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?[BMTx×]")
+
+
+def _size_matches(text: str) -> Iterator[re.Match[str]]:
+    """`_SIZE.finditer(text)`. No match can start inside a head (its characters after the
+    first follow a digit or ".", or are no digit), and after a match the search goes on from
+    its end, as `finditer` does."""
+    resume = 0
+    for head in _SIZE_HEAD.finditer(text):
+        start = head.start()
+        if start < resume:
+            continue
+        match = _SIZE.match(text, start)
+        if match is not None:
+            yield match
+            resume = match.end()
+
+
 _SIZE_WORDS = Gated.compile(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|one|an?|two|three|four|five|ten)[- ](?P<unit>billion|"
     r"trillion|million)[- ]param(?:eter)?s?\b",
@@ -1190,7 +1214,7 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
     known_models = _NearModels(out)
     removed: set[int] = set()  # ids of known models a written size replaced
 
-    for match in _SIZE.finditer(text):
+    for match in _size_matches(text):
         unit = match.group("unit")
         after = text[match.end() : match.end() + 24]
         if unit == "M" and not _PARAM_CONTEXT.match(after):
