@@ -339,6 +339,67 @@ def lead_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return led
 
 
+def _lead_prefix_form(pattern: str) -> str | None:
+    """`pattern` with only its opening group (`\\b(?:...)` or `(?:...)`, not repeated) in its
+    `lead_form`, the rest as written: "\\b(?:we|this) (?P<name>...)" expands to the group's
+    alternatives, not to copies of the named group after it. The alternatives of the opening
+    group are tried in their order at each position, and the rest after each, as before."""
+    start = 2 if pattern.startswith("\\b(?:") else 0
+    if not pattern.startswith("(?:", start) or len(_branches(pattern)) > 1:
+        return None
+    end = _group_end(pattern, start)
+    if pattern[end + 1 : end + 2] in ("?", "*", "+", "{"):
+        return None
+    leads = _leads(pattern[: end + 1])
+    if leads is None or re.search(r"\\\d|\(\?P=", pattern):
+        return None
+    return _render_leads(leads) + pattern[end + 1 :]
+
+
+def fold_compile(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """A case-insensitive `pattern` as one to run on the lower-cased text (see `folds`): lower-
+    cased, without IGNORECASE, in its `lead_form` (or with its opening group in it) when that
+    keeps its groups."""
+    source = lower_pattern(pattern.pattern)
+    flags = pattern.flags & ~re.IGNORECASE
+    led = lead_compile(source, flags)
+    if led.pattern != source or flags & ~re.UNICODE:
+        return led
+    form = _lead_prefix_form(source)
+    if form is None:
+        return led
+    try:
+        prefixed = re.compile(form, flags)
+    except re.error:
+        return led
+    if prefixed.groups != led.groups or prefixed.groupindex != led.groupindex:
+        return led
+    return prefixed
+
+
+_folded: dict[re.Pattern[str], re.Pattern[str]] = {}
+
+
+def folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """`fold_compile(pattern)`, compiled once."""
+    made = _folded.get(pattern)
+    if made is None:
+        made = _folded[pattern] = fold_compile(pattern)
+    return made
+
+
+# Characters that a case-insensitive pattern matches to ASCII letters that `str.lower` does not
+# turn them into: "İ" (lower-cased to "i" and a combining dot), "ı" and "ſ" (matched to "i" and
+# "s"). Every other character matches a letter iff its lower-case form is that letter.
+_UNFOLDED = re.compile("[\u0130\u0131\u017f]")
+
+
+def folds(text: str, lowered: str) -> bool:
+    """Whether a case-insensitive pattern of ASCII letters (no back-references) finds in `text`
+    exactly what `folded(pattern)` finds, at the same offsets, in `lowered` (`text.lower()`)."""
+    return len(text) == len(lowered) and _UNFOLDED.search(text) is None
+
+
 # ---- which alternatives of a pattern a text can match ----------------------------------
 # A gate opens a whole pattern; most rule patterns are alternations of words, and a text that
 # opens the gate usually holds the words of a few of them. `needs` says what each alternative

@@ -28,7 +28,7 @@ from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
 from digest_tui.enrich.hardware.catalog import HardwareCatalog
-from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered
+from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, folded, folds
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
@@ -871,11 +871,16 @@ _OWN_NAME = re.compile(
 _MAX_NAMES = 8
 
 
-def _own_name_hits(text: str) -> list[int]:
-    """Where the paper's own system names occur (after their introduction too)."""
+def _own_name_hits(text: str, lowered: str) -> list[int]:
+    """Where the paper's own system names occur (after their introduction too). `lowered` is
+    `text.lower()`: the introductions are looked for there when that finds the same."""
     names: list[str] = []
-    for match in _OWN_NAME.finditer(text):
-        name = match.group("name")
+    if folds(text, lowered):
+        introductions = folded(_OWN_NAME).finditer(lowered)
+    else:
+        introductions = _OWN_NAME.finditer(text)
+    for match in introductions:
+        name = text[match.start("name") : match.end("name")]
         # A real name mixes cases or digits ("MoEShard", "TPI-LLM"): not "a" or "Our".
         if name not in names and sum(c.isupper() for c in name) >= 2:
             names.append(name)
@@ -925,7 +930,7 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     # One pass each over the whole text, then each hit is given to its sentence.
     first_hits = [m.start() for m in _FIRST_PERSON.finditer(text, lowered)]
     if source == "abstract" and first_hits:  # a name is introduced by "we"/"this paper"
-        first_hits = sorted([*first_hits, *_own_name_hits(text)])
+        first_hits = sorted([*first_hits, *_own_name_hits(text, lowered.text)])
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
     if source == "abstract":
         others = [m.start() for m in _OTHERS_TRAINED.finditer(text, lowered)]
