@@ -391,13 +391,13 @@ def folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
 # Characters that a case-insensitive pattern matches to ASCII letters that `str.lower` does not
 # turn them into: "İ" (lower-cased to "i" and a combining dot), "ı" and "ſ" (matched to "i" and
 # "s"). Every other character matches a letter iff its lower-case form is that letter.
-_UNFOLDED = re.compile("[\u0130\u0131\u017f]")
+_UNFOLDED = ("\u0130", "\u0131", "\u017f")
 
 
 def folds(text: str, lowered: str) -> bool:
     """Whether a case-insensitive pattern of ASCII letters (no back-references) finds in `text`
     exactly what `folded(pattern)` finds, at the same offsets, in `lowered` (`text.lower()`)."""
-    return len(text) == len(lowered) and _UNFOLDED.search(text) is None
+    return len(text) == len(lowered) and (text.isascii() or not any(c in text for c in _UNFOLDED))
 
 
 # ---- which alternatives of a pattern a text can match ----------------------------------
@@ -654,9 +654,16 @@ class Gated:
         if not self.triggers:
             return True
         if isinstance(lowered, Lowered) and lowered.gates is not None:
-            opened = lowered.gates.decided(self, lowered.open)
-            if opened is not None:
-                return opened
+            if lowered.present is not None and lowered._open is None:
+                # Not worked out for every gate yet (the joined title and abstract only ask a
+                # few): this gate's branches against the literals present, as `open_gates`.
+                if id(self) in lowered.gates._indexed:
+                    present = lowered.present
+                    return any(all(t in present for t in branch) for branch in self.triggers)
+            else:
+                opened = lowered.gates.decided(self, lowered.open)
+                if opened is not None:
+                    return opened
         if isinstance(lowered, str):
             return any(all(t in lowered for t in branch) for branch in self.triggers)
         return any(all(lowered.has(t) for t in branch) for branch in self.triggers)
@@ -707,10 +714,11 @@ class Lowered:
     a microsecond per kilobyte, and many patterns share literals ("gpu", "single").
 
     With `gates` and the literals a scan found (`present`), whether each gate of the index is
-    open is worked out once (`open`), and `Gated.may_match` is a lookup.
+    open is worked out once, when a list of gated items is first asked for (`open`), and
+    `Gated.may_match` is then a lookup (before, a test of that gate's literals).
     """
 
-    __slots__ = ("_seen", "gates", "open", "present", "text")
+    __slots__ = ("_open", "_seen", "gates", "present", "text")
 
     def __init__(
         self, text: str, present: Iterable[str] | None = None, gates: GateIndex | None = None
@@ -718,12 +726,20 @@ class Lowered:
         self.text = text
         self._seen: dict[str, bool] = {}
         self.gates = gates if present is not None else None
-        self.open: set[int] = set()
+        self._open: set[int] | None = None
         # The literals of the index's gates (and units of alternatives) the text holds.
         self.present: frozenset[str] | None = None
         if present is not None and gates is not None:
             self.present = frozenset(present)
-            self.open = gates.open_gates(self.present)
+
+    @property
+    def open(self) -> set[int]:
+        """The `id`s of the index's gated patterns that may match in this text."""
+        if self._open is None:
+            if self.gates is None or self.present is None:
+                return set()
+            self._open = self.gates.open_gates(self.present)
+        return self._open
 
     def opened(self, items: list[tuple[int | None, T]]) -> list[T]:
         """The items (from `GateIndex.tagged`) whose gates this text opens, in order."""
