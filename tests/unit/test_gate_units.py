@@ -154,3 +154,17 @@ def test_top_level_branches_are_the_units_of_a_pattern_without_a_lead_form() -> 
         assert [x.span() for x in gated.finditer(text, lowered)] == expected
     mask = gated.alternatives.mask(scanner.scan("8x cuda").present)
     assert mask == 0b101  # the digits always (no literal), "uda"; not "kernel"
+
+
+def test_a_pattern_whose_literals_were_not_looked_for_runs_whole() -> None:
+    """A gated pattern that is not in the index the text was scanned with (its literals may not
+    have been looked for) runs as written, whatever the scan found."""
+    indexed = Gated.compile(r"\bkernels?\b", re.IGNORECASE)
+    other = Gated.compile(r"\bmemory budgets?\b|\bcuda\b", re.IGNORECASE)
+    assert other.alternatives is not None
+    index = GateIndex([indexed])
+    scanner = LiteralScanner(index.literals)
+    text = "kernels under a memory budget"
+    lowered = Lowered(text.lower(), scanner.scan(text.lower()).present, index)
+    assert [m.span() for m in other.finditer(text, lowered)] == [(16, 29)]
+    assert [m.span() for m in indexed.finditer(text, lowered)] == [(0, 7)]

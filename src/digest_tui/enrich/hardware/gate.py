@@ -685,6 +685,8 @@ class Gated:
             and isinstance(lowered, Lowered)
             and lowered.present is not None
             and (pattern is self.folded or self.folded is None)
+            and lowered.gates is not None
+            and id(self) in lowered.gates.scanned
         ):
             # Only the units of alternatives whose literals the text holds (the literals were
             # looked for in the lower-cased text, which is the one `folded` runs on; a
@@ -764,7 +766,12 @@ class GateIndex:
     pattern). Each branch is filed under its longest literal (likely the rarest)."""
 
     def __init__(self, gates: Iterable[Gated]) -> None:
-        self.gates = list(dict.fromkeys(gates))
+        given = list(gates)
+        self.gates = list(dict.fromkeys(given))
+        # Every gated pattern whose literals a scan for `literals` finds (an equal pattern
+        # given twice is indexed once, and has the same literals): the units of alternatives
+        # of another pattern are not narrowed on a text scanned for these.
+        self.scanned = frozenset(id(g) for g in given)
         literals = {t for g in self.gates for branch in g.triggers for t in branch}
         self._indexed = {id(g) for g in self.gates if g.triggers}
         self._by_literal: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
