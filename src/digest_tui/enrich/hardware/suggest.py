@@ -438,12 +438,13 @@ _PROJECTED_GATES = ("analytical", "first-principles", "roofline")
 # pattern finds the same there (gate.folds): the last few, as the checks ask of the same title
 # and abstract in turn.
 _FOLDINGS: dict[str, tuple[str, bool]] = {}
+_CASELESS = re.IGNORECASE.value  # an int: `int & re.IGNORECASE` runs enum code in Python
 
 
 def _finds(pattern: re.Pattern[str], text: str) -> bool:
     """Whether `pattern.search(text)` finds something: a case-insensitive pattern is run in its
     folded form on the lower-cased text when that finds the same (several times faster)."""
-    if not pattern.flags & re.IGNORECASE:
+    if not pattern.flags & _CASELESS:
         return pattern.search(text) is not None
     folding = _FOLDINGS.get(text)
     if folding is None:
