@@ -12,6 +12,7 @@ test_enrich_reference.py.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -168,3 +169,22 @@ def test_a_pattern_whose_literals_were_not_looked_for_runs_whole() -> None:
     lowered = Lowered(text.lower(), scanner.scan(text.lower()).present, index)
     assert [m.span() for m in other.finditer(text, lowered)] == [(16, 29)]
     assert [m.span() for m in indexed.finditer(text, lowered)] == [(0, 7)]
+
+
+def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> None:
+    index = matchers(Enricher().hardware_catalog).gates
+    literals = sorted(index.literals)
+    rng = random.Random(3)
+    for size in [0, 1, 5, 30, 120, len(literals)]:
+        for _ in range(20):
+            present = frozenset(rng.sample(literals, size))
+            expected = {
+                id(g) for g in index.gates if any(all(t in present for t in b) for b in g.triggers)
+            }
+            assert index.open_gates(present) == {None, *expected}
+            lowered = Lowered("", present, index)
+            for gate in index.gates:  # asked one by one, before the whole index is worked out
+                assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)
+            assert lowered.open == {None, *expected}
+            for gate in index.gates:  # and after
+                assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)

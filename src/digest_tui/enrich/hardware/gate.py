@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -623,6 +624,14 @@ class Gated:
     # The units of alternatives of the pattern that runs on a text whose case folding keeps its
     # length: `folded`, or `pattern` when the pattern is case-sensitive.
     alternatives: Alternatives | None = field(default=None, compare=False)
+    # The literals of its one-literal branches (any opens the gate), and its other branches.
+    _solo: frozenset[str] = field(init=False, compare=False, repr=False)
+    _multi: tuple[tuple[str, ...], ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        solo = frozenset(branch[0] for branch in self.triggers if len(branch) == 1)
+        object.__setattr__(self, "_solo", solo)
+        object.__setattr__(self, "_multi", tuple(b for b in self.triggers if len(b) > 1))
 
     @classmethod
     def compile(cls, pattern: str, flags: int = 0) -> Gated:
@@ -659,7 +668,9 @@ class Gated:
                 # few): this gate's branches against the literals present, as `open_gates`.
                 if id(self) in lowered.gates._indexed:
                     present = lowered.present
-                    return any(all(t in present for t in branch) for branch in self.triggers)
+                    return not self._solo.isdisjoint(present) or any(
+                        all(t in present for t in branch) for branch in self._multi
+                    )
             else:
                 opened = lowered.gates.decided(self, lowered.open)
                 if opened is not None:
@@ -728,27 +739,27 @@ class Lowered:
         self.text = text
         self._seen: dict[str, bool] = {}
         self.gates = gates if present is not None else None
-        self._open: set[int] | None = None
+        self._open: set[int | None] | None = None
         # The literals of the index's gates (and units of alternatives) the text holds.
         self.present: frozenset[str] | None = None
         if present is not None and gates is not None:
             self.present = frozenset(present)
 
     @property
-    def open(self) -> set[int]:
-        """The `id`s of the index's gated patterns that may match in this text."""
+    def open(self) -> set[int | None]:
+        """The `id`s of the index's gated patterns that may match in this text (and None)."""
         if self._open is None:
             if self.gates is None or self.present is None:
                 return set()
             self._open = self.gates.open_gates(self.present)
         return self._open
 
-    def opened(self, items: list[tuple[int | None, T]]) -> list[T]:
+    def opened(self, items: Tagged[T]) -> list[T]:
         """The items (from `GateIndex.tagged`) whose gates this text opens, in order."""
         if self.gates is None:
             raise ValueError("this text was not scanned for literals")
-        opened = self.open
-        return [item for gate, item in items if gate is None or gate in opened]
+        keys, values = items
+        return list(compress(values, map(self.open.__contains__, keys)))
 
     def __len__(self) -> int:
         return len(self.text)
@@ -774,30 +785,47 @@ class GateIndex:
         self.scanned = frozenset(id(g) for g in given)
         literals = {t for g in self.gates for branch in g.triggers for t in branch}
         self._indexed = {id(g) for g in self.gates if g.triggers}
+        # Branches of one literal open their gate alone: per literal, the gates it opens so
+        # (`_solo`); longer branches are filed under their longest literal (`_by_literal`).
+        solo: dict[str, set[int]] = {}
         self._by_literal: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         for gate in self.gates:
             for branch in gate.triggers:
+                if len(branch) == 1:
+                    solo.setdefault(branch[0], set()).add(id(gate))
+                    continue
                 key = max(branch, key=len)
                 self._by_literal.setdefault(key, []).append((id(gate), branch))
+        self._solo = {literal: frozenset(ids) for literal, ids in solo.items()}
+        self._solo_literals = frozenset(self._solo)
+        self._multi_literals = frozenset(self._by_literal)
         for gate in self.gates:
             if gate.alternatives is not None:
                 literals.update(gate.alternatives.literals)
         self.literals = frozenset(literals)
 
-    def open_gates(self, present: frozenset[str]) -> set[int]:
-        """The `id`s of the gated patterns of the index that may match."""
-        opened: set[int] = set()
-        for literal in present:
-            for gate_id, branch in self._by_literal.get(literal, ()):
+    def open_gates(self, present: frozenset[str]) -> set[int | None]:
+        """The `id`s of the gated patterns of the index that may match, and None (the key of
+        the items of `tagged` that always run)."""
+        solo = self._solo
+        opened: set[int | None] = {None}
+        opened.update(*[solo[literal] for literal in self._solo_literals.intersection(present)])
+        for literal in self._multi_literals.intersection(present):
+            for gate_id, branch in self._by_literal[literal]:
                 if gate_id not in opened and all(t in present for t in branch):
                     opened.add(gate_id)
         return opened
 
-    def decided(self, gate: Gated, opened: set[int]) -> bool | None:
+    def decided(self, gate: Gated, opened: set[int | None]) -> bool | None:
         """Whether `gate` may match, when it is one of the index's gated patterns."""
         key = id(gate)
         return key in opened if key in self._indexed else None
 
-    def tagged(self, items: Iterable[tuple[Gated, T]]) -> list[tuple[int | None, T]]:
+    def tagged(self, items: Iterable[tuple[Gated, T]]) -> Tagged[T]:
         """Items with the key of their gate (None: always runs), for `Lowered.opened`."""
-        return [(id(g) if id(g) in self._indexed else None, item) for g, item in items]
+        pairs = [(id(g) if id(g) in self._indexed else None, item) for g, item in items]
+        return tuple(key for key, _ in pairs), tuple(item for _, item in pairs)
+
+
+# Items, each with the key of its gate (`GateIndex.tagged`): the keys, then the items.
+Tagged = tuple[tuple[int | None, ...], tuple[T, ...]]
