@@ -283,29 +283,23 @@ def _lead_alternatives(pattern: str) -> list[tuple[str, str]] | None:
 
 
 def _render_leads(leads: list[tuple[str, str]]) -> str:
-    """The alternatives `leads` (in their order) as one pattern that opens with the class of
-    their first characters."""
+    """The alternatives `leads` (in their order) as one pattern: an alternation of branches
+    that each open with a literal character (`re` then skips to the class of those characters,
+    and at a position tries only the branch of the character there)."""
     # Alternatives that start with different characters never compete at one position, so
-    # they are grouped by that character (each group keeps their order): a position then
-    # costs one test per character, not one per alternative.
-    first = "".join(dict.fromkeys(c[-1] for c, _ in leads))
+    # they are grouped by that character (each group keeps their order); the word edge before
+    # the character is checked once it is consumed.
     groups: dict[str, list[tuple[bool, str]]] = {}
     for c, tail in leads:
         groups.setdefault(c[-1], []).append((c.startswith("\\b"), tail))
-    every_edged = all(c.startswith("\\b") for c, _ in leads)
     parts = []
     for char, alts in groups.items():
-        if every_edged or all(edge for edge, _ in alts):
-            body = "|".join(tail for _, tail in alts)
-            lead = char if every_edged else "\\b" + char
-            parts.append(f"(?<={lead})(?:{body})")
+        if all(edge for edge, _ in alts):
+            parts.append(f"{char}(?<=\\b.)(?:{'|'.join(tail for _, tail in alts)})")
         else:
             body = "|".join(f"(?<=\\b.){tail}" if edge else tail for edge, tail in alts)
-            parts.append(f"(?<={char})(?:{body})")
-    # Consume the first character (so `re` can skip to it), check the word edge before it
-    # when every alternative asks for one, then which character it was.
-    edge = "(?<=\\b.)" if every_edged else ""
-    return f"[{first}]{edge}(?:{'|'.join(parts)})"
+            parts.append(f"{char}(?:{body})")
+    return f"(?:{'|'.join(parts)})"
 
 
 def lead_form(pattern: str) -> str | None:
