@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, needs
+from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, _leftmost, _merged, needs
 from digest_tui.enrich.hardware.text import matchers
 from digest_tui.enrich.literal_scan import LiteralScanner
 from digest_tui.enrich.pipeline import Enricher
@@ -188,3 +188,22 @@ def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> 
             assert lowered.open == {None, *expected}
             for gate in index.gates:  # and after
                 assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)
+
+
+def test_units_run_one_by_one_find_what_their_alternation_finds() -> None:
+    """`_merged` and `_leftmost` (the units of a lead_form run one pattern each) against the
+    alternation of the same patterns, on random texts where their matches overlap."""
+    parts = (
+        re.compile(r"a(?<=\b.)(?:b\w*|c)"),
+        re.compile(r"b\w*"),
+        re.compile(r"c(?:ab|a)"),
+        re.compile(r"d(?<=\b.)\s*a"),
+    )
+    whole = re.compile("|".join(p.pattern for p in parts))
+    rng = random.Random(9)
+    for _ in range(3000):
+        text = "".join(rng.choice("abcd _x") for _ in range(rng.randint(0, 24)))
+        expected = [m.span() for m in whole.finditer(text)]
+        assert [m.span() for m in _merged(parts, text)] == expected, text
+        first = _leftmost(parts, text)
+        assert (first.span() if first else None) == (expected[0] if expected else None), text

@@ -533,6 +533,8 @@ class Alternatives:
         self.led = led
         self.full = (1 << len(units)) - 1
         self._made: dict[int, re.Pattern[str]] = {}
+        self._parts: dict[int, tuple[re.Pattern[str], ...]] = {}
+        self._unit_made: dict[int, re.Pattern[str]] = {}
         # Each alternative is looked for by one literal it needs (its longest), or by the
         # literals of its first clause, any of which it needs: weaker than all it needs, and a
         # bit-or per literal present. `_always`: units with an alternative that needs nothing.
@@ -597,9 +599,67 @@ class Alternatives:
             self._made[mask] = made
         return made
 
+    def parts(self, mask: int) -> tuple[re.Pattern[str], ...] | None:
+        """For units of `lead_form` alternatives: the pattern of each unit whose bit is set in
+        `mask`, when there are several but not many (see `Gated.finditer`); else None."""
+        if not self.led:
+            return None
+        count = mask.bit_count()
+        if count < 2 or count > _MAX_PARTS:
+            return None
+        made = self._parts.get(mask)
+        if made is None:
+            made = self._parts[mask] = tuple(
+                self._unit(i) for i in range(len(self.units)) if mask >> i & 1
+            )
+        return made
+
+    def _unit(self, index: int) -> re.Pattern[str]:
+        made = self._unit_made.get(index)
+        if made is None:
+            unit = self.units[index]
+            leads = [(alt.split("\x00", 1)[0], alt.split("\x00", 1)[1]) for alt in unit]
+            made = self._unit_made[index] = re.compile(_render_leads(leads), self.pattern.flags)
+        return made
+
 
 # Subsets of one pattern kept compiled (`re`'s own cache holds 512 patterns in all).
 _MAX_SUBSETS = 256
+# A pattern of units of lead_form alternatives runs one pattern per unit (each opens with one
+# literal character, which `re` skips to several times faster than to a class of characters)
+# when the text allows this many units or fewer.
+_MAX_PARTS = 6
+
+
+def _leftmost(parts: tuple[re.Pattern[str], ...], subject: str) -> re.Match[str] | None:
+    """The first match of the alternation of `parts`, patterns no two of which can match at
+    one position (each opens with characters of its own): the one that starts first."""
+    best: re.Match[str] | None = None
+    for part in parts:
+        found = part.search(subject)
+        if found is not None and (best is None or found.start() < best.start()):
+            best = found
+    return best
+
+
+def _merged(parts: tuple[re.Pattern[str], ...], subject: str) -> Iterator[re.Match[str]]:
+    """`finditer` of the alternation of `parts` (patterns no two of which can match at one
+    position, none matching the empty string): the first match of any from the end of the
+    last one found, as `finditer` goes on. Each part's next match is kept, and searched again
+    from there when the match found overlaps it."""
+    heads = [part.search(subject) for part in parts]
+    at = 0
+    while True:
+        best: re.Match[str] | None = None
+        for i, head in enumerate(heads):
+            if head is not None and head.start() < at:
+                head = heads[i] = parts[i].search(subject, at)
+            if head is not None and (best is None or head.start() < best.start()):
+                best = head
+        if best is None:
+            return
+        yield best
+        at = best.end()
 
 
 @dataclass(frozen=True)
@@ -680,7 +740,7 @@ class Gated:
             return self.folded, low
         return self.pattern, text
 
-    def _runner(self, text: str, lowered: str | Lowered) -> tuple[re.Pattern[str], str] | None:
+    def _runner(self, text: str, lowered: str | Lowered) -> _Run | None:
         """The pattern to run and the text to run it on; None when it cannot match. What
         `may_match`, `_pick` and the units of alternatives decide, in one pass for a scanned
         text (this runs ~50 times per paper: its own cost counts)."""
@@ -725,18 +785,25 @@ class Gated:
                 if not mask:
                     return None
                 pattern = alternatives.subset(mask)
+            parts = alternatives.parts(mask)
+            if parts is not None:
+                return pattern, subject, parts
         return pattern, subject
 
     def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
         runner = self._runner(text, lowered)
         if runner is None:
             return iter(())
+        if len(runner) == 3:  # one pattern per unit of alternatives: their matches merged
+            return _merged(runner[2], runner[1])
         return runner[0].finditer(runner[1])
 
     def search(self, text: str, lowered: str | Lowered) -> re.Match[str] | None:
         runner = self._runner(text, lowered)
         if runner is None:
             return None
+        if len(runner) == 3:
+            return _leftmost(runner[2], runner[1])
         return runner[0].search(runner[1])
 
 
@@ -844,6 +911,10 @@ class GateIndex:
         pairs = [(id(g) if id(g) in self._indexed else None, item) for g, item in items]
         return tuple(key for key, _ in pairs), tuple(item for _, item in pairs)
 
+
+# What a gated pattern runs on a text: the pattern and the text, and the patterns of its units
+# when they run one by one (`Alternatives.parts`).
+_Run = tuple[re.Pattern[str], str] | tuple[re.Pattern[str], str, tuple[re.Pattern[str], ...]]
 
 # Items, each with the key of its gate (`GateIndex.tagged`): the keys, then the items.
 Tagged = tuple[tuple[int | None, ...], tuple[T, ...]]
