@@ -17,7 +17,16 @@ import re
 
 import pytest
 
-from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, _leftmost, _merged, needs
+from digest_tui.enrich.hardware.gate import (
+    Gated,
+    GateIndex,
+    Lowered,
+    _leftmost,
+    _literal_head,
+    _merged,
+    lead_compile,
+    needs,
+)
 from digest_tui.enrich.hardware.text import matchers
 from digest_tui.enrich.literal_scan import LiteralScanner
 from digest_tui.enrich.pipeline import Enricher
@@ -207,3 +216,71 @@ def test_units_run_one_by_one_find_what_their_alternation_finds() -> None:
         assert [m.span() for m in _merged(parts, text)] == expected, text
         first = _leftmost(parts, text)
         assert (first.span() if first else None) == (expected[0] if expected else None), text
+
+
+@pytest.mark.parametrize(
+    ("fragment", "head", "rest"),
+    [
+        (r"(?:ernels?\b)x", "ernel", r"s?\bx"),
+        (r"his (?:paper|work)", "his ", r"(?:paper|work)"),
+        (r"(?:(?:e))", "e", ""),
+        (r"(?:ab)?c", "", r"(?:ab)?c"),
+        (r"ulti-?gpu", "ulti", r"-?gpu"),
+        (r"(?<!only r)equir", "", r"(?<!only r)equir"),
+        (r"a{2}b", "", r"a{2}b"),
+    ],
+)
+def test_literal_head(fragment: str, head: str, rest: str) -> None:
+    assert _literal_head(fragment) == (head, rest)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\bkernels?\b|\bkern\b|\bkernel-level\b|\bcuda\b",
+        r"\bthe proposed\b|\bthe\b|\bthis (?:paper|work)\b|\bthat\b",
+        r"\bq?lora\b|\blow-rank\b",
+        r"\b(?:a|an|one)\s+(?:single\s+)?gpu\b",
+        r"\bmulti-?gpu\b|\bmulti-node\b|mult\b|\bm\b",
+        r"\b(?:(?<!only )requir(?:e|es)\b|typically)",
+    ],
+)
+def test_lead_forms_with_a_shared_literal_match_as_written(pattern: str) -> None:
+    led = lead_compile(pattern)
+    assert led.pattern != pattern
+    written = re.compile(pattern)
+    words = [
+        "kern",
+        "kernel",
+        "kernels",
+        "-level",
+        "cuda",
+        "the",
+        " proposed",
+        "this",
+        " paper",
+        "that",
+        "qlora",
+        "lora",
+        "low-rank",
+        "a",
+        "an",
+        "one",
+        " ",
+        "  single ",
+        "gpu",
+        "multi",
+        "-",
+        "node",
+        "mult",
+        "m",
+        "only ",
+        "requires",
+        "require",
+        "typically",
+        "x",
+    ]
+    rng = random.Random(len(pattern))
+    for _ in range(2000):
+        text = "".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+        assert [m.span() for m in led.finditer(text)] == [m.span() for m in written.finditer(text)]
