@@ -721,12 +721,13 @@ class Gated:
     alternatives: Alternatives | None = field(default=None, compare=False)
     # The literals of its one-literal branches (any opens the gate), and its other branches.
     _solo: frozenset[str] = field(init=False, compare=False, repr=False)
-    _multi: tuple[tuple[str, ...], ...] = field(init=False, compare=False, repr=False)
+    _multi: tuple[frozenset[str], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         solo = frozenset(branch[0] for branch in self.triggers if len(branch) == 1)
+        multi = tuple(frozenset(b) for b in self.triggers if len(b) > 1)
         object.__setattr__(self, "_solo", solo)
-        object.__setattr__(self, "_multi", tuple(b for b in self.triggers if len(b) > 1))
+        object.__setattr__(self, "_multi", multi)
 
     @classmethod
     def compile(cls, pattern: str, flags: int = 0) -> Gated:
@@ -764,8 +765,7 @@ class Gated:
                 if id(self) in lowered.gates._indexed:
                     present = lowered.present
                     return not self._solo.isdisjoint(present) or bool(
-                        self._multi
-                        and any(all(t in present for t in branch) for branch in self._multi)
+                        self._multi and any(branch <= present for branch in self._multi)
                     )
             else:
                 opened = lowered.gates.decided(self, lowered.open)
@@ -800,8 +800,7 @@ class Gated:
                     present = lowered.present
                     assert present is not None
                     if self._solo.isdisjoint(present) and not (
-                        self._multi
-                        and any(all(t in present for t in branch) for branch in self._multi)
+                        self._multi and any(branch <= present for branch in self._multi)
                     ):
                         return None
                 elif key not in opened:
@@ -914,14 +913,14 @@ class GateIndex:
         # Branches of one literal open their gate alone: per literal, the gates it opens so
         # (`_solo`); longer branches are filed under their longest literal (`_by_literal`).
         solo: dict[str, set[int]] = {}
-        self._by_literal: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        self._by_literal: dict[str, list[tuple[int, frozenset[str]]]] = {}
         for gate in self.gates:
             for branch in gate.triggers:
                 if len(branch) == 1:
                     solo.setdefault(branch[0], set()).add(id(gate))
                     continue
                 key = max(branch, key=len)
-                self._by_literal.setdefault(key, []).append((id(gate), branch))
+                self._by_literal.setdefault(key, []).append((id(gate), frozenset(branch)))
         self._solo = {literal: frozenset(ids) for literal, ids in solo.items()}
         self._solo_literals = frozenset(self._solo)
         self._multi_literals = frozenset(self._by_literal)
@@ -938,7 +937,7 @@ class GateIndex:
         opened.update(*[solo[literal] for literal in self._solo_literals.intersection(present)])
         for literal in self._multi_literals.intersection(present):
             for gate_id, branch in self._by_literal[literal]:
-                if gate_id not in opened and all(t in present for t in branch):
+                if gate_id not in opened and branch <= present:
                     opened.add(gate_id)
         return opened
 
