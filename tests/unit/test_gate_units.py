@@ -284,3 +284,43 @@ def test_lead_forms_with_a_shared_literal_match_as_written(pattern: str) -> None
     for _ in range(2000):
         text = "".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
         assert [m.span() for m in led.finditer(text)] == [m.span() for m in written.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals", "clauses"),
+    [
+        (
+            r"(?P<n>\d+)-(?:gpu|npu)\s+x",
+            (),  # "x" alone is too short
+            (frozenset({"-gpu", "-npu"}), frozenset({"gpu", "npu"})),
+        ),
+        (r"\bm[1-4] (?:pro|max)\b", (), (frozenset({" pro", " max"}), frozenset({"pro", "max"}))),
+        (r"a-b?c", ("a-",), ()),
+        (r"x\.y", (), ()),  # escaped punctuation is not read
+    ],
+)
+def test_needs_read_wide(pattern: str, literals: tuple[str, ...], clauses: Clauses) -> None:
+    assert needs(pattern, wide=True) == (literals, clauses)
+
+
+def test_patterns_without_literals_hold_their_substrings_where_they_match() -> None:
+    """A gated pattern with no literal to gate it is tested for `substrings` in the lower-cased
+    text: on every reference text where it matches, it holds them."""
+    gates = [g for g in matchers(Enricher().hardware_catalog).gates.gates if g.substrings]
+    assert gates
+    matched = 0
+    crafted = [
+        "8-GPU nodes",
+        "a 128-NPU System",
+        "two 4-card\tboxes",
+        "16-Gpu-scale",
+        "8 -GPU node",
+    ]
+    for text in [*crafted, *_texts()]:
+        low = text.lower()
+        for gated in gates:
+            pattern, folded = _run(gated)
+            if pattern.search(low if folded else text):
+                matched += 1
+                assert all(any(t in low for t in c) for c in gated.substrings), text[:80]
+    assert matched >= 10

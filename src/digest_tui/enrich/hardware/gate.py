@@ -466,14 +466,18 @@ def _quantifier_end(p: str, j: int) -> tuple[int, bool]:
     return end + (p[end : end + 1] in ("?", "+")), c != "+"
 
 
-def needs(pattern: str) -> Needs:
+def needs(pattern: str, wide: bool = False) -> Needs:
     """What every match of `pattern` (a regex source, no inline flags) contains: lower-cased
     runs of ASCII letters and digits of two characters or more, and clauses, each a set of such
     literals one of which it contains. Conservative: a construct it does not read adds nothing
-    (so the result is only ever weaker than the truth)."""
+    (so the result is only ever weaker than the truth).
+
+    `wide`: runs of any character written as itself ("-", " "...), and a run followed by a
+    group of alternatives that each open with a literal gives the clause of the run with each
+    ("-(?:gpu|npu)": "-gpu" or "-npu"); for substring tests, not for the literal scan."""
     branches = _branches(pattern)
     if len(branches) > 1:
-        found = [needs(b) for b in branches]
+        found = [needs(b, wide) for b in branches]
         best = [max(literals, key=len) if literals else "" for literals, _ in found]
         common = _common_literal([list(literals) for literals, _ in found])
         return ((common,) if common else ()), ((frozenset(best),) if all(best) else ())
@@ -530,8 +534,12 @@ def needs(pattern: str) -> Needs:
             if q_end == end + 1 and len(_branches(body)) == 1:
                 p = p[:j] + body + p[end + 1 :]  # "k(?:ernels?)": read on as "kernels?"
                 continue
+            if wide and run and q_end == end + 1:
+                heads = [_literal_head(b)[0].lower() for b in _branches(body)]
+                if all(heads):
+                    clauses.append(frozenset("".join(run) + head for head in heads))
             flush()
-            inner_literals, inner_clauses = needs(body)
+            inner_literals, inner_clauses = needs(body, wide)
             literals.extend(inner_literals)
             clauses.extend(inner_clauses)
             j = q_end
@@ -545,7 +553,7 @@ def needs(pattern: str) -> Needs:
                 run.pop()  # "GPUs?": the "s" may be absent
             flush()
             j = q_end
-        elif c.isascii() and c.isalnum():
+        elif (c.isascii() and c.isalnum()) or (wide and c not in _SPECIAL):
             run.append(c.lower())
             j += 1
         else:
@@ -553,6 +561,9 @@ def needs(pattern: str) -> Needs:
             j += 1
     flush()
     return tuple(dict.fromkeys(literals)), tuple(dict.fromkeys(clauses))
+
+
+_SPECIAL = frozenset("\\[](){}?*+|.^$")
 
 
 class Alternatives:
@@ -664,6 +675,26 @@ class Alternatives:
         return made
 
 
+def _substrings(
+    source: str, gates: tuple[tuple[str, ...], ...], alternatives: Alternatives | None
+) -> tuple[frozenset[str], ...]:
+    """For a pattern with no literal to gate it (`gates` empty) nor units of alternatives: the
+    clauses of substrings every match holds (`needs(source, wide=True)`), those of two
+    characters or more, without a clause another implies ({"-gpu", "-npu"} implies {"gpu",
+    "npu"}), the longest substrings (likely the rarest) first."""
+    if gates or alternatives is not None:
+        return ()
+    literals, clauses = needs(source, wide=True)
+    found = [frozenset((t,)) for t in literals if len(t) >= 2]
+    found += [c for c in clauses if all(len(t) >= 2 for t in c)]
+    kept = [
+        c
+        for c in dict.fromkeys(found)
+        if not any(o != c and all(any(t in u for t in c) for u in o) for o in found)
+    ]
+    return tuple(sorted(kept, key=lambda c: -min(map(len, c))))
+
+
 # Subsets of one pattern kept compiled (`re`'s own cache holds 512 patterns in all).
 _MAX_SUBSETS = 256
 # A pattern of units of lead_form alternatives runs one pattern per unit (each opens with one
@@ -719,6 +750,9 @@ class Gated:
     # The units of alternatives of the pattern that runs on a text whose case folding keeps its
     # length: `folded`, or `pattern` when the pattern is case-sensitive.
     alternatives: Alternatives | None = field(default=None, compare=False)
+    # For a pattern without literals to gate it: what every match of that same pattern holds,
+    # read `wide` (clauses of substrings: "-gpu" or "-npu"), tested in the lower-cased text.
+    substrings: tuple[frozenset[str], ...] = field(default=(), compare=False)
     # The literals of its one-literal branches (any opens the gate), and its other branches.
     _solo: frozenset[str] = field(init=False, compare=False, repr=False)
     _multi: tuple[frozenset[str], ...] = field(init=False, compare=False, repr=False)
@@ -731,14 +765,22 @@ class Gated:
 
     @classmethod
     def compile(cls, pattern: str, flags: int = 0) -> Gated:
-        folded = None
+        gates = triggers(pattern)
         if flags & re.IGNORECASE:
             source = lower_pattern(pattern)
             folded = lead_compile(source, flags & ~re.IGNORECASE)
             alternatives = Alternatives.of(folded, source)
-            return cls(re.compile(pattern, flags), triggers(pattern), folded, alternatives)
+            return cls(
+                re.compile(pattern, flags),
+                gates,
+                folded,
+                alternatives,
+                _substrings(source, gates, alternatives),
+            )
         compiled = lead_compile(pattern, flags)
-        return cls(compiled, triggers(pattern), folded, Alternatives.of(compiled, pattern))
+        alternatives = Alternatives.of(compiled, pattern)
+        substrings = _substrings(pattern, gates, alternatives)
+        return cls(compiled, gates, None, alternatives, substrings)
 
     @classmethod
     def compile_any(cls, patterns: list[str], suffix: str = "", flags: int = 0) -> Gated:
@@ -753,7 +795,9 @@ class Gated:
                 break
             gate.extend(found)
         made = cls.compile(combined, flags)
-        return cls(made.pattern, tuple(dict.fromkeys(gate)), made.folded, made.alternatives)
+        gates = tuple(dict.fromkeys(gate))
+        substrings = made.substrings if not gates else ()
+        return cls(made.pattern, gates, made.folded, made.alternatives, substrings)
 
     def may_match(self, lowered: str | Lowered) -> bool:
         if not self.triggers:
@@ -815,6 +859,8 @@ class Gated:
             pattern, subject = folded, low
         else:
             return self.pattern, text
+        if self.substrings and not all(any(t in low for t in clause) for clause in self.substrings):
+            return None  # the text the pattern runs on (or its lower-cased form) lacks them
         alternatives = self.alternatives
         if alternatives is not None and key in gates.scanned:
             # Only the units of alternatives whose literals the text holds (the literals were
