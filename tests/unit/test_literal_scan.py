@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from digest_tui.enrich import literal_scan
 from digest_tui.enrich.hardware.text import matchers
-from digest_tui.enrich.literal_scan import LiteralScanner
+from digest_tui.enrich.literal_scan import SEPARATORS, LiteralScanner, split_tokens
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.models import Paper
 
@@ -42,6 +43,32 @@ def test_scan_is_exact_on_random_text() -> None:
         scanned = scanner.scan(text)
         assert scanned.present == brute_present(text), text
         assert [(at, set(found)) for at, found in scanned.starts] == brute_starts(text), text
+
+
+@pytest.mark.parametrize("max_words", [3, 40, 200_000])
+def test_substring_scan_is_exact_when_the_word_table_starts_again(
+    max_words: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scanner of substrings only (the hardware extractor's) reads the table of tokens after
+    entering a text's new ones; when the table is full it starts again, also mid-text."""
+    monkeypatch.setattr(literal_scan, "_MAX_WORDS", max_words)
+    scanner = LiteralScanner(SUBSTRINGS)
+    pieces = [*SUBSTRINGS, " ", "-", "x", "8", "é", ".", "zz", "q"]
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        scanned = scanner.scan(text)
+        assert scanned.present == brute_present(text), text
+        assert scanned.starts == []
+        assert len(scanner._words) <= max(max_words, 200)
+
+
+def test_tokens_split_where_ascii_punctuation_and_spaces_are() -> None:
+    rng = random.Random(11)
+    pieces = ["a", "Z", "7", " ", "-", "_", ".", "\u2013", "×", "é", "\u00a0", "\t", "ß", "\x7f"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 20)))
+        assert split_tokens(text) == text.translate(SEPARATORS).split(" "), text
 
 
 def test_word_start_literal_must_begin_a_word() -> None:

@@ -37,6 +37,21 @@ from typing import Any
 _WORDS = re.compile(r"[^\W_]+")
 # Every ASCII character that is neither a letter nor a digit separates tokens.
 SEPARATORS = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
+_SEPARATOR = re.compile(
+    "[" + re.escape("".join(c for c in map(chr, range(128)) if not c.isalnum())) + "]"
+)
+
+
+def split_tokens(text: str) -> list[str]:
+    """`text.translate(SEPARATORS).split(" ")`: the runs of text between ASCII characters that
+    are neither letters nor digits (empty between two of them). `str.translate` is fast on an
+    ASCII text and ~8x slower once it meets another character (an en dash, "×"); a split on
+    the class of separators costs about the same on either."""
+    if text.isascii():
+        return text.translate(SEPARATORS).split(" ")
+    return _SEPARATOR.split(text)
+
+
 _starts_of = attrgetter("starts")
 _LEADING_WORD = re.compile(r"[^\W_]*")
 # Distinct words remembered; past this the table starts again (memory stays bounded on a text
@@ -129,6 +144,8 @@ class LiteralScanner:
         )
         self._start_regex = re.compile(trie_regex(self._plain_starts)) if word_starts else None
         self._words: dict[str, _TokenEntry] = {}
+        # The tokens of `_words` that hold a substring literal, with those literals.
+        self._holding: dict[str, frozenset[str]] = {}
         self._texts: dict[str, ScannedText] = {}
 
     def _entry(self, token: str) -> _TokenEntry:
@@ -142,7 +159,10 @@ class LiteralScanner:
         entry = _TokenEntry(frozenset(contained), starts)
         if len(self._words) >= _MAX_WORDS:
             self._words.clear()
+            self._holding.clear()
         self._words[token] = entry
+        if contained:
+            self._holding[token] = entry.contained
         return entry
 
     def token_starts(self, token: str) -> list[tuple[int, str, tuple[str, ...], tuple[str, ...]]]:
@@ -174,7 +194,13 @@ class LiteralScanner:
         # The pass: ASCII punctuation and spaces turned into spaces and the text split there
         # (both in C, several times faster than a regex over words); each token is looked up
         # in the table, and Python only visits tokens where a word-start literal begins.
-        tokens = text.translate(SEPARATORS).split(" ")
+        tokens = split_tokens(text)
+        if not self.word_starts:
+            scanned = self._scan_substrings(text, tokens)
+            if len(self._texts) >= _MAX_TEXTS:
+                self._texts.clear()
+            self._texts[text] = scanned
+            return scanned
         table = self._words
         entries = list(map(table.get, tokens))
         if None in entries:
@@ -203,3 +229,23 @@ class LiteralScanner:
             self._texts.clear()
         self._texts[text] = scanned
         return scanned
+
+    def _scan_substrings(self, text: str, tokens: list[str]) -> ScannedText:
+        """`scan` for a scanner of substrings only (no word starts): the distinct tokens, those
+        not seen yet entered in the table, and the literals of those that hold some."""
+        distinct = set(tokens)
+        table = self._words
+        unknown = distinct.difference(table)
+        if len(table) + len(unknown) >= _MAX_WORDS:
+            # The table may start again while this text's tokens are entered: read each
+            # token's entry as it comes instead of the table afterwards.
+            entries = [table.get(token) or self._entry(token) for token in distinct]
+            present = frozenset().union(*[entry.contained for entry in entries])
+        else:
+            for token in unknown:
+                self._entry(token)
+            holding = self._holding
+            present = frozenset().union(*[holding[token] for token in holding.keys() & distinct])
+        if self._odd:
+            present = present.union(s for s in self._odd if s in text)
+        return ScannedText(present, [])

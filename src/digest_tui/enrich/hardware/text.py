@@ -22,12 +22,13 @@ import bisect
 import itertools
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
 from digest_tui.enrich.hardware.catalog import HardwareCatalog
-from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered
+from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, folded, folds
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
@@ -444,6 +445,29 @@ _SIZE = re.compile(
     r"(?![\s-]*(?:tokens?|images?|image-text|pairs|samples|edges|FLOPs|words|nodes|entries|"
     r"examples|rows|trajectories|bytes|frames|sequences?|context|votes|steps)\b)",
 )
+# Every match of `_SIZE` starts with a digit after neither a word character nor ".", followed by
+# digits (a decimal part), an optional space and the unit or the "x" of "8x7B". `_SIZE_HEAD`
+# finds those places with a pattern that opens with the digit class, which `re` skips to (one
+# that opens with a look-behind is tried at every position), and `_SIZE` is tried only there:
+# the same matches (`_size_matches`; tests/unit/test_hardware_speed.py).
+_SIZE_HEAD = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?[BMTx×]")
+
+
+def _size_matches(text: str) -> Iterator[re.Match[str]]:
+    """`_SIZE.finditer(text)`. No match can start inside a head (its characters after the
+    first follow a digit or ".", or are no digit), and after a match the search goes on from
+    its end, as `finditer` does."""
+    resume = 0
+    for head in _SIZE_HEAD.finditer(text):
+        start = head.start()
+        if start < resume:
+            continue
+        match = _SIZE.match(text, start)
+        if match is not None:
+            yield match
+            resume = match.end()
+
+
 _SIZE_WORDS = Gated.compile(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|one|an?|two|three|four|five|ten)[- ](?P<unit>billion|"
     r"trillion|million)[- ]param(?:eter)?s?\b",
@@ -865,11 +889,16 @@ _OWN_NAME = re.compile(
 _MAX_NAMES = 8
 
 
-def _own_name_hits(text: str) -> list[int]:
-    """Where the paper's own system names occur (after their introduction too)."""
+def _own_name_hits(text: str, lowered: str) -> list[int]:
+    """Where the paper's own system names occur (after their introduction too). `lowered` is
+    `text.lower()`: the introductions are looked for there when that finds the same."""
     names: list[str] = []
-    for match in _OWN_NAME.finditer(text):
-        name = match.group("name")
+    if folds(text, lowered):
+        introductions = folded(_OWN_NAME).finditer(lowered)
+    else:
+        introductions = _OWN_NAME.finditer(text)
+    for match in introductions:
+        name = text[match.start("name") : match.end("name")]
         # A real name mixes cases or digits ("MoEShard", "TPI-LLM"): not "a" or "Our".
         if name not in names and sum(c.isupper() for c in name) >= 2:
             names.append(name)
@@ -919,7 +948,7 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
     # One pass each over the whole text, then each hit is given to its sentence.
     first_hits = [m.start() for m in _FIRST_PERSON.finditer(text, lowered)]
     if source == "abstract" and first_hits:  # a name is introduced by "we"/"this paper"
-        first_hits = sorted([*first_hits, *_own_name_hits(text)])
+        first_hits = sorted([*first_hits, *_own_name_hits(text, lowered.text)])
     cue_hits = [m.start() for m in _BACKGROUND.finditer(text, lowered)]
     if source == "abstract":
         others = [m.start() for m in _OTHERS_TRAINED.finditer(text, lowered)]
@@ -1247,7 +1276,7 @@ def _sizes(m: Matchers, doc: _Text) -> list[SizeMention]:
     known_models = _NearModels(out)
     removed: set[int] = set()  # ids of known models a written size replaced
 
-    for match in _SIZE.finditer(text):
+    for match in _size_matches(text):
         unit = match.group("unit")
         after = text[match.end() : match.end() + 24]
         if unit == "M" and not _PARAM_CONTEXT.match(after):

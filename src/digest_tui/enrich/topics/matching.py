@@ -10,7 +10,7 @@ from itertools import accumulate, compress
 from typing import Any, Literal, NamedTuple
 
 from digest_tui.enrich.coverage import Coverage
-from digest_tui.enrich.literal_scan import SEPARATORS, LiteralScanner
+from digest_tui.enrich.literal_scan import LiteralScanner, split_tokens
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 
 FieldName = Literal["title", "abstract", "keywords"]
@@ -401,7 +401,7 @@ class PatternIndex:
     def find(self, fld: MatchField) -> dict[_Compiled, list[tuple[int, int]]]:
         found: dict[_Compiled, list[tuple[int, int]]] = {}
         lower, original = fld.lower, fld.original
-        tokens = lower.translate(SEPARATORS).split(" ")
+        tokens = split_tokens(lower)
         entries = list(map(self._tokens.__getitem__, tokens))
         relevant = list(compress(range(len(entries)), entries))
         if relevant:
