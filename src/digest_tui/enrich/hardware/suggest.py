@@ -252,17 +252,16 @@ def suggest_hardware(
         # states no setup of its own (a count next to a device, a named device).
         study = _simulated(abstract or "")
     if study is None and not tested_on and not _states_setup(facts):
-        # Results from a model of the hardware ("our high-fidelity simulations show",
-        # "evaluated on TPUv6e-like hardware"): nothing the reader can rent to rerun.
-        study = _modelled(abstract or "")
-    if study is None and not tested_on and not _states_setup(facts):
-        # (eleventh round) New hardware beside the software ("a hardware-software co-design
-        # ... a lightweight engine in the switch"): the part is not on sale to rerun on.
-        study = _co_designed_hardware(title or "", abstract or "")
-    if study is None and not tested_on and not _states_setup(facts):
-        # An energy or power measurement study is about the meter, not a machine to rerun,
-        # unless it writes its rig down ("on 4 A100 GPUs", "an H100").
-        study = _energy_study(title or "", abstract or "")
+        # Only when the text writes no machine of its own down: results from a model of the
+        # hardware ("our high-fidelity simulations show", "evaluated on TPUv6e-like
+        # hardware"); (eleventh round) new hardware beside the software ("a hardware-software
+        # co-design ... a lightweight engine in the switch"); an energy or power measurement
+        # study (about the meter, unless it writes its rig down: "on 4 A100 GPUs").
+        study = (
+            _modelled(abstract or "")
+            or _co_designed_hardware(title or "", abstract or "")
+            or _energy_study(title or "", abstract or "")
+        )
     if study is None:
         return suggestion
     # A survey, a footprint study or a position paper has no experiment of its own to rerun:
@@ -551,10 +550,13 @@ _NEW_HARDWARE = re.compile(
 
 
 def _co_designed_hardware(title: str, abstract: str) -> str | None:
-    both = f"{title}\n{abstract}"
-    if "co" not in both.lower() or not _CO_DESIGN.search(both):
+    # The abstract's head, as the other study checks read it: `_finds` keeps its lower-cased
+    # form for them all (and a megabyte of text is not scanned again).
+    head = abstract[:4000]
+    if not (_finds(_CO_DESIGN, title) or _finds(_CO_DESIGN, head)):
         return None
-    return "a hardware design" if _NEW_HARDWARE.search(both) else None
+    found = _finds(_NEW_HARDWARE, title) or _finds(_NEW_HARDWARE, head)
+    return "a hardware design" if found else None
 
 
 def _states_setup(facts: TextFacts) -> bool:
