@@ -86,3 +86,30 @@ async def test_without_keys_the_start_up_goes_on_after_the_first_frame(home: Pat
         await asyncio.wait_for(settle(pilot), timeout=60)
         assert app.ready
         assert len(app.main_screen.query("KeyBar")) == 1
+
+
+async def test_only_typing_holds_the_start_up_not_navigation_keys(home: Path) -> None:
+    # A reader who moves through the list wants the tree and the footer at once; one who types
+    # a word wants the search first (app.on_event notes only `/` and keys into a text box).
+    app = offline_app()
+    clock = ManualClock()
+    app._lull = TypingLull(settle_s=0.02, limit_s=3600.0, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(2000):
+            if app._first_paint.is_set():
+                break
+            await pilot.pause(0.01)
+        assert app._first_paint.is_set()
+        assert app._lull.quiet_for() == 0.0  # the first frame counts as a key
+        clock.now += 1.0
+        await pilot.press("down", "j", "k", "up")
+        assert app._lull.quiet_for() == 1.0  # navigation: not noted
+        await pilot.press("slash")
+        assert app._lull.quiet_for() == 0.0
+        clock.now += 1.0
+        assert app.query_one("#search").has_focus
+        await pilot.press("m")
+        assert app._lull.quiet_for() == 0.0  # a key into the search box
+        clock.now += 1.0
+        await settle(pilot)
+        assert app.ready

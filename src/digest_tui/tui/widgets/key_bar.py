@@ -18,6 +18,9 @@ from rich.text import Text
 from textual import events
 from textual.widget import Widget
 
+# (key as shown, description, enabled, key to press)
+_Entry = tuple[str, str, bool, str]
+
 
 class KeyBar(Widget, can_focus=False):
     """A one-line footer of key bindings (see the module docstring)."""
@@ -61,12 +64,16 @@ class KeyBar(Widget, can_focus=False):
     def shown_keys(self) -> list[tuple[str, str, bool]]:
         """(key as shown, description, enabled) of each key on the bar, left to right, the
         command palette's last."""
-        return [(shown, description, enabled) for shown, description, enabled, _ in self._entries()]
+        entries, palette = self._entries()
+        if palette is not None:
+            entries.append(palette)
+        return [(shown, description, enabled) for shown, description, enabled, _ in entries]
 
-    def _entries(self) -> list[tuple[str, str, bool, str]]:
+    def _entries(self) -> tuple[list[_Entry], _Entry | None]:
+        """The keys to draw left to right, and the command palette's (drawn on the right)."""
         app = self.app
         active = self.screen.active_bindings
-        first_per_action: dict[str, tuple[str, str, bool, str]] = {}
+        first_per_action: dict[str, _Entry] = {}
         palette = None
         for key, (_node, binding, enabled, _tooltip) in active.items():
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
@@ -75,21 +82,13 @@ class KeyBar(Widget, can_focus=False):
             if binding.show and binding.action not in first_per_action:
                 entry = (app.get_key_display(binding), binding.description, enabled, binding.key)
                 first_per_action[binding.action] = entry
-        entries = list(first_per_action.values())
-        if palette is not None:
-            entries.append(palette)
-        return entries
+        return list(first_per_action.values()), palette
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("key-bar--key")
         description_style = self.get_component_rich_style("key-bar--description")
         dim = Style(dim=True)
-        entries = self._entries()
-        palette = (
-            entries.pop()
-            if entries and entries[-1][3] == self.app.COMMAND_PALETTE_BINDING
-            else None
-        )
+        entries, palette = self._entries()
         line = Text(no_wrap=True, overflow="crop", end="")
         hits: list[tuple[int, int, str, bool]] = []
         for shown, description, enabled, key in entries:
