@@ -26,6 +26,7 @@ TEST_SPLITS = {
     "test8": "eighth test",
     "test9": "ninth test",
     "test10": "tenth test",
+    "test11": "eleventh test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -94,6 +94,14 @@ SPLITS = [
           blind=True,
           scales={"single-device": 11, "single-node": 5, "multi-node": 7, "edge": 5,
                   "unknown": 12}),
+    # Recent (2025-2026) papers from arXiv pages, a mirror and aggregators; kernels labels by
+    # main contribution (a method that ships its own kernel: `kernels` allowed, not required).
+    Split("test11", 40, {"kernels": 9, "training-parallelism": 7, "moe": 6, "serving": 13}, 8,
+          ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
+           "test10"),
+          blind=True,
+          scales={"single-device": 9, "single-node": 5, "multi-node": 5, "edge": 4,
+                  "unknown": 17}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
