@@ -38,8 +38,9 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # Bump one of these instead when only that component's code changes its output: only that
 # component is re-run on the stored papers.
 # hardware 2: the fourth-split classes (counts in K, multi-node cues, pre-training compute);
-# 3 and topics 2: the fifth-split classes; hardware 4: space-grouped counts ("16 384 GPUs").
-COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "9"}
+# 3 and topics 2: the fifth-split classes; hardware 4: space-grouped counts ("16 384 GPUs");
+# hardware 10: the twelfth round (cue plurals, kernel methods, chip designs, parallel systems).
+COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "10"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)

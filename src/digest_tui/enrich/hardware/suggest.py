@@ -357,6 +357,14 @@ _STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             "accelerator",
             "hardware architecture",
             "fpga",
+            "chiplet",
+            "memory-centric",
+            "near-memory",
+            "in-memory",
+            "pim",
+            "pnm",
+            "chip architecture",
+            "dataflow architecture",
         ),
         re.compile(
             r"\barchitectural extensions\b|\barea (?:and power )?overheads?\b"
@@ -366,8 +374,12 @@ _STUDY_ABSTRACT: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             # (tenth round) also "we develop / build / introduce", with the design's name first
             # ("We introduce X, a disaggregated accelerator"); not a cluster or pool of them.
             r"|\b(?:we|this (?:paper|work)) (?:propose|design|present|develop|build|introduce)s? "
-            r"(?:[\w-]+,\s+)?(?:a |an )?(?:novel )?(?:[\w-]+ ){0,4}?"
-            r"(?:accelerator|microarchitecture|hardware architecture)(?![\w-])"
+            # (twelfth round) also a chip's architecture named by its kind, the adjectives
+            # perhaps split by commas: "we present AMMA, a multi-chiplet, memory-centric
+            # architecture" ("a memory-efficient architecture" of a model is not one).
+            r"(?:[\w-]+,\s+)?(?:a |an )?(?:novel )?(?:[\w-]+,? ){0,4}?"
+            r"(?:accelerator|microarchitecture|(?:hardware|chip|(?:multi-)?chiplet|memory-centric"
+            r"|near-memory|in-memory|processing-in-memory|PIM|PNM|dataflow) architecture)(?![\w-])"
             r"(?! (?:clusters?|nodes?|servers?|pools?|instances))"
             # an FPGA design is a circuit the paper builds, not a device to rent
             r"|\bFPGA (?:designs?|accelerators?|prototypes?)\b",

@@ -282,6 +282,16 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bclusters? of (?:GPUs|accelerators)\b", "multi-node", True),
+    # (twelfth round) clusters named by their device or system: "evaluate it on Ascend A3
+    # clusters", "on H800 clusters", "using TPU v5p clusters" (a name with a digit or a vendor's
+    # family; "into 2 clusters" and "on the clusters found" are clustering).
+    (
+        r"\b(?:on|using|across|over) (?:(?:NVIDIA|AMD|Huawei|Google|Intel|our|the|two|several"
+        r"|multiple|large) )?(?:Ascend|TPU|Gaudi|Instinct|GPU|NPU|DGX|HGX|[A-Z]+\d[\w.-]*)"
+        r"(?: [A-Za-z]*\d[\w.-]*)?(?: (?:GPU|NPU|TPU|SuperPOD))? clusters\b",
+        "multi-node",
+        True,
+    ),
     # (tenth round) clusters named by what they are like, in the plural or as a kind of
     # machine room: "on heterogeneous clusters", "massive GPU clusters", "shared multi-tenant
     # clusters"; a data centre's network ("real datacenter networks") joins many machines; a
@@ -536,6 +546,25 @@ _KERNEL_CUES = Gated.compile(
 # The convolution filter sense of "kernel": its size and stride.
 _FILTER_KERNEL = Gated.compile(
     r"\bkernel sizes?\b|\bkernels? (?:with|of) (?:\w+ )?(?:size|stride)s?\b|\bstrides?\b",
+    re.IGNORECASE,
+)
+# Any word of machines or computing: without one, "cluster" is a clustering's.
+_COMPUTING = re.compile(
+    r"\b(?:GPUs?|TPUs?|NPUs?|CPUs?|accelerators?|nodes|servers?|machines|compute|computing"
+    r"|computational|HPC|distributed|parallel\w*|training|inference|serving|data ?cent(?:er|re)s?"
+    r"|cloud|workers?|jobs?|throughput|latency|hardware|devices?|systems?)\b",
+    re.IGNORECASE,
+)
+_CLUSTER = frozenset({"cluster", "clusters"})
+# (twelfth round) The kernel of a kernel method ("neural tangent kernel", "kernel ridge
+# regression", "a Gaussian kernel", "kernel alignment"): like the filter sense, the bare word is
+# then not a compute kernel, and CUDA, GEMM or "our GPU kernels" still are.
+_METHOD_KERNEL = Gated.compile(
+    r"\b(?:tangent|Gaussian|RBF|radial basis|polynomial|Laplacian?|Mat[eé]rn|reproducing|heat"
+    r"|covariance|positive[- ]definite|graph|string|Fisher|Stein) kernels?\b"
+    r"|\bkernel (?:methods?|learning|regression|ridge|alignment|trick|matri(?:x|ces)|functions?"
+    r"|density|machines?|PCA|SVMs?|two-sample|mean embeddings?|bandwidths?)\b"
+    r"|\bafter-kernel\b|\bNTKs?\b|\bRKHS\b",
     re.IGNORECASE,
 )
 # The operating system's kernel ("kernel-accelerated I/O", "our Linux kernel module"): not a
@@ -1472,6 +1501,10 @@ def extract(
             best = (len(found), name, nbytes, abstract_doc.span(first.start(), first.end()))
     if best is not None:
         facts.precision = (best[1], best[2], best[3])
+    if not (_COMPUTING.search(title) or _COMPUTING.search(abstract[:20_000])):
+        # (twelfth round) "concentrated in a single cluster ... multiple clusters" in a text
+        # with no machine or computing word at all: clusters of points or mixture components.
+        facts.cues = [c for c in facts.cues if c.strong or c.span.quote.lower() not in _CLUSTER]
     facts.mode, facts.mode_span = _mode(m, title_doc, abstract_doc)
     tokens = [
         float(t.group("num")) * (1e3 if t.group("unit")[0] in "Tt" else 1.0)
@@ -1489,7 +1522,10 @@ def extract(
         facts.zero3 = abstract_doc.span(zero.start(), zero.end())
     # Where "kernel" is the convolution filter ("kernel size 3x3", "stride"), the bare word is
     # not a compute kernel; the other cues (CUDA, GEMM, Triton...) still count.
-    filter_sense = _FILTER_KERNEL.search(both, both_lowered) is not None
+    filter_sense = (
+        _FILTER_KERNEL.search(both, both_lowered) is not None
+        or _METHOD_KERNEL.search(both, both_lowered) is not None
+    )
     os_kernels = Coverage(len(both))
     for hit in _OS_KERNEL.finditer(both, both_lowered):
         os_kernels.cover(hit.start(), hit.end())
