@@ -17,6 +17,7 @@ from digest_tui.enrich.hardware import text as text_module
 from digest_tui.enrich.hardware.gate import folded, folds, lower_pattern
 from digest_tui.enrich.hardware.suggest import _finds
 from digest_tui.enrich.hardware.text import _OWN_NAME, _SIZE, _own_name_hits, _size_matches
+from digest_tui.enrich.topics import classifier as classifier_module
 from tests.unit.test_enrich_reference import eval_papers, fixture_digest_papers
 
 CRAFTED = [
@@ -56,10 +57,11 @@ def test_model_sizes_are_found_where_the_pattern_finds_them() -> None:
 
 
 def _case_insensitive_patterns() -> list[re.Pattern[str]]:
-    """Every case-insensitive pattern of the extractor's and the suggestion's modules (those
-    run through `folded` and the others: the folding must hold for any of them)."""
+    """Every case-insensitive pattern of the extractor's and the suggestion's modules and of the
+    topic classifier (those run through `folded` and the others: the folding must hold for any
+    of them)."""
     found: list[re.Pattern[str]] = []
-    for module in (text_module, suggest_module):
+    for module in (text_module, suggest_module, classifier_module):
         for value in vars(module).values():
             items = value if isinstance(value, tuple) else (value,)
             for item in items:
@@ -70,6 +72,7 @@ def _case_insensitive_patterns() -> list[re.Pattern[str]]:
 
 
 FOLDING_EDGES = [
+    "code at HTTPS://GitHub.com/X/Y and Www.Example.org/a; hTtP://x.io/ http:/ www",
     "This paper Proposes MoEShard, WE Introduce TPI-LLM; we present a NEW system",
     "ıntroduce we ınTroduce Xyz; we preſent AbC; İ we propose AbC",  # do not fold: see folds()
     "the \u212aelvin sign: we propose \u212aV-Cache (K lower-cases to k, as re matches it)",
