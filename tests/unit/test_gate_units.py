@@ -181,7 +181,9 @@ def test_a_pattern_whose_literals_were_not_looked_for_runs_whole() -> None:
 
 
 def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> None:
-    index = matchers(Enricher().hardware_catalog).gates
+    m = matchers(Enricher().hardware_catalog)
+    index = m.gates
+    lists = [m.gated_aliases, m.gated_cues, m.gated_features, m.gated_vendors, m.gated_models]
     literals = sorted(index.literals)
     rng = random.Random(3)
     for size in [0, 1, 5, 30, 120, len(literals)]:
@@ -195,6 +197,16 @@ def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> 
             for gate in index.gates:  # asked one by one, before the whole index is worked out
                 assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)
             assert lowered.open == {None, *expected}
+            for tagged in lists:  # each gated list of the extractor, filtered in order
+                keys = [None] * len(tagged.values)
+                for key, at in tagged.positions.items():
+                    for i in at:
+                        keys[i] = key
+                assert lowered.opened(tagged) == [
+                    item
+                    for key, item in zip(keys, tagged.values, strict=True)
+                    if key is None or key in expected
+                ]
             for gate in index.gates:  # and after
                 assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import compress
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -701,6 +700,8 @@ _MAX_SUBSETS = 256
 # literal character, which `re` skips to several times faster than to a class of characters)
 # when the text allows this many units or fewer.
 _MAX_PARTS = 6
+# ...on a text this long or longer: on a title the calls cost more than the skipping saves.
+_PARTS_FROM = 300
 
 
 def _leftmost(parts: tuple[re.Pattern[str], ...], subject: str) -> re.Match[str] | None:
@@ -871,9 +872,10 @@ class Gated:
                 if not mask:
                     return None
                 pattern = alternatives.subset(mask)
-            parts = alternatives.parts(mask)
-            if parts is not None:
-                return pattern, subject, parts
+            if len(subject) >= _PARTS_FROM:
+                parts = alternatives.parts(mask)
+                if parts is not None:
+                    return pattern, subject, parts
         return pattern, subject
 
     def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
@@ -929,8 +931,15 @@ class Lowered:
         """The items (from `GateIndex.tagged`) whose gates this text opens, in order."""
         if self.gates is None:
             raise ValueError("this text was not scanned for literals")
-        keys, values = items
-        return list(compress(values, map(self.open.__contains__, keys)))
+        # A text opens few of a list's gates: their positions, from the (C) intersection of
+        # the list's gates and the open ones, instead of a test per item.
+        hits = items.keys.intersection(self.open)
+        values = items.values
+        if not hits:
+            return [values[i] for i in items.always]
+        at = items.positions
+        chosen = sorted([*items.always, *(i for key in hits for i in at[key])])
+        return [values[i] for i in chosen]
 
     def __len__(self) -> int:
         return len(self.text)
@@ -994,13 +1003,24 @@ class GateIndex:
 
     def tagged(self, items: Iterable[tuple[Gated, T]]) -> Tagged[T]:
         """Items with the key of their gate (None: always runs), for `Lowered.opened`."""
-        pairs = [(id(g) if id(g) in self._indexed else None, item) for g, item in items]
-        return tuple(key for key, _ in pairs), tuple(item for _, item in pairs)
+        return Tagged([(id(g) if id(g) in self._indexed else None, item) for g, item in items])
+
+
+class Tagged(Generic[T]):
+    """Items, each with the key of its gate (`GateIndex.tagged`; None: it always runs): the
+    items, the positions of those that always run, and per key the positions of its items."""
+
+    def __init__(self, pairs: list[tuple[int | None, T]]) -> None:
+        self.values = tuple(item for _, item in pairs)
+        self.always = tuple(i for i, (key, _) in enumerate(pairs) if key is None)
+        positions: dict[int, list[int]] = {}
+        for i, (key, _) in enumerate(pairs):
+            if key is not None:
+                positions.setdefault(key, []).append(i)
+        self.positions = {key: tuple(at) for key, at in positions.items()}
+        self.keys = frozenset(self.positions)
 
 
 # What a gated pattern runs on a text: the pattern and the text, and the patterns of its units
 # when they run one by one (`Alternatives.parts`).
 _Run = tuple[re.Pattern[str], str] | tuple[re.Pattern[str], str, tuple[re.Pattern[str], ...]]
-
-# Items, each with the key of its gate (`GateIndex.tagged`): the keys, then the items.
-Tagged = tuple[tuple[int | None, ...], tuple[T, ...]]

@@ -439,12 +439,14 @@ _PROJECTED_GATES = ("analytical", "first-principles", "roofline")
 # and abstract in turn.
 _FOLDINGS: dict[str, tuple[str, bool]] = {}
 _CASELESS = re.IGNORECASE.value  # an int: `int & re.IGNORECASE` runs enum code in Python
+# A title is searched as written: on a short text the folding costs more than it saves.
+_FOLD_FROM = 300
 
 
 def _finds(pattern: re.Pattern[str], text: str) -> bool:
     """Whether `pattern.search(text)` finds something: a case-insensitive pattern is run in its
     folded form on the lower-cased text when that finds the same (several times faster)."""
-    if not pattern.flags & _CASELESS:
+    if not pattern.flags & _CASELESS or len(text) < _FOLD_FROM:
         return pattern.search(text) is not None
     folding = _FOLDINGS.get(text)
     if folding is None:
