@@ -640,7 +640,9 @@ class Alternatives:
         made = self._made.get(mask)
         if made is None:
             chosen = [alt for i, unit in enumerate(self.units) if mask >> i & 1 for alt in unit]
-            if self.led:
+            if self.led and mask.bit_count() == 1:
+                made = self._unit(mask.bit_length() - 1)  # the same pattern as the unit's
+            elif self.led:
                 leads = [(alt.split("\x00", 1)[0], alt.split("\x00", 1)[1]) for alt in chosen]
                 made = re.compile(_render_leads(leads), self.pattern.flags)
             else:
@@ -868,14 +870,14 @@ class Gated:
             # looked for in the lower-cased text, which is the one `folded` runs on; a
             # case-sensitive match holds them too, lower-cased).
             mask = alternatives.mask(lowered.present)  # type: ignore[arg-type]
-            if mask != alternatives.full:
-                if not mask:
-                    return None
-                pattern = alternatives.subset(mask)
+            if not mask:
+                return None
             if len(subject) >= _PARTS_FROM:
                 parts = alternatives.parts(mask)
                 if parts is not None:
                     return pattern, subject, parts
+            if mask != alternatives.full:
+                pattern = alternatives.subset(mask)
         return pattern, subject
 
     def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
