@@ -23,8 +23,8 @@ from digest_tui.enrich.hardware.gate import (
     Lowered,
     _leftmost,
     _literal_head,
-    _merged,
     lead_compile,
+    merged,
     needs,
 )
 from digest_tui.enrich.hardware.text import matchers
@@ -212,7 +212,7 @@ def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> 
 
 
 def test_units_run_one_by_one_find_what_their_alternation_finds() -> None:
-    """`_merged` and `_leftmost` (the units of a lead_form run one pattern each) against the
+    """`merged` and `_leftmost` (the units of a lead_form run one pattern each) against the
     alternation of the same patterns, on random texts where their matches overlap."""
     parts = (
         re.compile(r"a(?<=\b.)(?:b\w*|c)"),
@@ -225,7 +225,7 @@ def test_units_run_one_by_one_find_what_their_alternation_finds() -> None:
     for _ in range(3000):
         text = "".join(rng.choice("abcd _x") for _ in range(rng.randint(0, 24)))
         expected = [m.span() for m in whole.finditer(text)]
-        assert [m.span() for m in _merged(parts, text)] == expected, text
+        assert [m.span() for m in merged(parts, text)] == expected, text
         first = _leftmost(parts, text)
         assert (first.span() if first else None) == (expected[0] if expected else None), text
 

@@ -14,7 +14,7 @@ import pytest
 
 from digest_tui.enrich.hardware import suggest as suggest_module
 from digest_tui.enrich.hardware import text as text_module
-from digest_tui.enrich.hardware.gate import folded, folds, lower_pattern
+from digest_tui.enrich.hardware.gate import folded, folded_parts, folds, lower_pattern, merged
 from digest_tui.enrich.hardware.suggest import _finds
 from digest_tui.enrich.hardware.text import _OWN_NAME, _SIZE, _own_name_hits, _size_matches
 from digest_tui.enrich.topics import classifier as classifier_module
@@ -91,6 +91,7 @@ def test_folded_patterns_find_what_the_patterns_find() -> None:
     assert len(patterns) >= 40 and _OWN_NAME in patterns
     led = [p for p in patterns if folded(p).pattern != lower_pattern(p.pattern)]
     assert len(led) >= 10  # most open with a word: they open with its first letters
+    assert sum(folded_parts(p) is not None for p in patterns) >= 10
     texts = [*FOLDING_EDGES, *_texts()]
     checked = 0
     for text in texts:
@@ -103,6 +104,10 @@ def test_folded_patterns_find_what_the_patterns_find() -> None:
                 pattern.pattern[:80],
                 text[:80],
             )
+            parts = folded_parts(pattern)
+            if parts is not None:  # one pattern per first character, merged
+                found = [(m.span(), m.regs) for m in merged(parts, lowered)]
+                assert found == expected, (pattern.pattern[:80], text[:80])
             checked += len(expected)
     assert checked > 10_000
 

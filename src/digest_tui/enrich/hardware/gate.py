@@ -423,6 +423,55 @@ def folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return made
 
 
+def fold_parts(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], ...] | None:
+    """`folded(pattern)` as one pattern per first character of its matches (see `merged`),
+    when they open with two or more: each opens with its literal characters, which `re` skips
+    to several times faster than to the class of all of them. None when there are fewer, or a
+    group would be repeated."""
+    source = lower_pattern(pattern.pattern)
+    flags = pattern.flags & ~re.IGNORECASE
+    if flags & ~re.UNICODE or re.search(r"\\\d|\(\?P=", source):
+        return None
+    leads = _lead_alternatives(source)
+    rest = ""
+    if leads is None:  # only the opening group, as in `_lead_prefix_form`
+        start = 2 if source.startswith("\\b(?:") else 0
+        if not source.startswith("(?:", start) or len(_branches(source)) > 1:
+            return None
+        end = _group_end(source, start)
+        if source[end + 1 : end + 2] in _QUANTIFIERS:
+            return None
+        leads, rest = _leads(source[: end + 1]), source[end + 1 :]
+        if leads is None:
+            return None
+    by_char: dict[str, list[tuple[str, str]]] = {}
+    for c, tail in leads:
+        by_char.setdefault(c[-1], []).append((c, tail))
+    if len(by_char) < 2:
+        return None
+    whole = folded(pattern)
+    parts = []
+    for group in by_char.values():
+        try:
+            part = re.compile(_render_leads(group) + rest, flags)
+        except re.error:  # a named group the expansion repeated
+            return None
+        if part.groups != whole.groups or part.groupindex != whole.groupindex:
+            return None
+        parts.append(part)
+    return tuple(parts)
+
+
+_fold_parts: dict[re.Pattern[str], tuple[re.Pattern[str], ...] | None] = {}
+
+
+def folded_parts(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], ...] | None:
+    """`fold_parts(pattern)`, compiled once."""
+    if pattern not in _fold_parts:
+        _fold_parts[pattern] = fold_parts(pattern)
+    return _fold_parts[pattern]
+
+
 # Characters that a case-insensitive pattern matches to ASCII letters that `str.lower` does not
 # turn them into: "İ" (lower-cased to "i" and a combining dot), "ı" and "ſ" (matched to "i" and
 # "s"). Every other character matches a letter iff its lower-case form is that letter.
@@ -717,7 +766,7 @@ def _leftmost(parts: tuple[re.Pattern[str], ...], subject: str) -> re.Match[str]
     return best
 
 
-def _merged(parts: tuple[re.Pattern[str], ...], subject: str) -> Iterator[re.Match[str]]:
+def merged(parts: tuple[re.Pattern[str], ...], subject: str) -> Iterator[re.Match[str]]:
     """`finditer` of the alternation of `parts` (patterns no two of which can match at one
     position, none matching the empty string): the first match of any from the end of the
     last one found, as `finditer` goes on. Each part's next match is kept, and searched again
@@ -885,7 +934,7 @@ class Gated:
         if runner is None:
             return iter(())
         if len(runner) == 3:  # one pattern per unit of alternatives: their matches merged
-            return _merged(runner[2], runner[1])
+            return merged(runner[2], runner[1])
         return runner[0].finditer(runner[1])
 
     def search(self, text: str, lowered: str | Lowered) -> re.Match[str] | None:

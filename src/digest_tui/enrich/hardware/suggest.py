@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from digest_tui.enrich.hardware.catalog import Architecture, Device, HardwareCatalog, meets_floor
-from digest_tui.enrich.hardware.gate import folded, folds
+from digest_tui.enrich.hardware.gate import folded, folded_parts, folds
 from digest_tui.enrich.hardware.memory import (
     MemoryEstimate,
     estimate,
@@ -455,6 +455,9 @@ def _finds(pattern: re.Pattern[str], text: str) -> bool:
         lower = text.lower()
         folding = _FOLDINGS[text] = (lower, folds(text, lower))
     if folding[1]:
+        parts = folded_parts(pattern)
+        if parts is not None:  # one per first character: any of them finds something
+            return any(part.search(folding[0]) is not None for part in parts)
         return folded(pattern).search(folding[0]) is not None
     return pattern.search(text) is not None
 

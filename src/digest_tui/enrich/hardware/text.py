@@ -28,7 +28,15 @@ from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
 from digest_tui.enrich.hardware.catalog import HardwareCatalog
-from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, folded, folds
+from digest_tui.enrich.hardware.gate import (
+    Gated,
+    GateIndex,
+    Lowered,
+    folded,
+    folded_parts,
+    folds,
+    merged,
+)
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
@@ -876,7 +884,11 @@ def _own_name_hits(text: str, lowered: str) -> list[int]:
     `text.lower()`: the introductions are looked for there when that finds the same."""
     names: list[str] = []
     if folds(text, lowered):
-        introductions = folded(_OWN_NAME).finditer(lowered)
+        parts = folded_parts(_OWN_NAME)  # "we ..." and "this paper ...": each on its own
+        if parts is not None:
+            introductions = merged(parts, lowered)
+        else:
+            introductions = folded(_OWN_NAME).finditer(lowered)
     else:
         introductions = _OWN_NAME.finditer(text)
     for match in introductions:
