@@ -230,13 +230,14 @@ class LiteralScanner:
         return scanned
 
     def _scan_substrings(self, text: str, tokens: list[str]) -> ScannedText:
-        """`scan` for a scanner of substrings only (no word starts): the literals the distinct
-        tokens hold, read from the table (in C), the tokens not seen yet entered first."""
-        distinct = set(tokens)
+        """`scan` for a scanner of substrings only (no word starts): the literals the tokens
+        hold, read from the table (in C; a token repeated unites its literals again, cheaper
+        than making the tokens distinct first), the tokens not seen yet entered first."""
         contained = self._contained
         try:
-            present = frozenset().union(*map(contained.__getitem__, distinct))
+            present = frozenset().union(*map(contained.__getitem__, tokens))
         except KeyError:  # a token not seen yet
+            distinct = set(tokens)
             table = self._words
             unknown = distinct.difference(table)
             if len(table) + len(unknown) >= _MAX_WORDS:
