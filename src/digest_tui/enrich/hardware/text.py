@@ -1360,7 +1360,8 @@ def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]
                 ):
                     continue
                 scores[mode] += weight
-                first.setdefault(mode, doc.span(match.start(), match.end()))
+                if mode not in first:  # (setdefault would build a span for every match)
+                    first[mode] = doc.span(match.start(), match.end())
     if not scores:
         return "unknown", None
     # Ties go to the more specific wording: fine-tuning, then training.
