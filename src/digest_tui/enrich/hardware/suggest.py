@@ -444,17 +444,29 @@ _CASELESS = re.IGNORECASE.value  # an int: `int & re.IGNORECASE` runs enum code 
 _PARTS_FROM = 300
 
 
-def _finds(pattern: re.Pattern[str], text: str) -> bool:
-    """Whether `pattern.search(text)` finds something: a case-insensitive pattern is run in its
-    folded form on the lower-cased text when that finds the same (several times faster)."""
-    if not pattern.flags & _CASELESS:
-        return pattern.search(text) is not None
+def _folding(text: str) -> tuple[str, bool]:
+    """`text.lower()` and whether a case-insensitive pattern finds the same there (gate.folds),
+    kept for the last few texts."""
     folding = _FOLDINGS.get(text)
     if folding is None:
         if len(_FOLDINGS) >= 8:
             _FOLDINGS.clear()
         lower = text.lower()
         folding = _FOLDINGS[text] = (lower, folds(text, lower))
+    return folding
+
+
+def _lower(text: str) -> str:
+    """`text.lower()`, for the study checks that ask it of the same abstract in turn."""
+    return _folding(text)[0]
+
+
+def _finds(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether `pattern.search(text)` finds something: a case-insensitive pattern is run in its
+    folded form on the lower-cased text when that finds the same (several times faster)."""
+    if not pattern.flags & _CASELESS:
+        return pattern.search(text) is not None
+    folding = _folding(text)
     if folding[1]:
         parts = folded_parts(pattern) if len(text) >= _PARTS_FROM else None
         if parts is not None:  # one per first character: any of them finds something
@@ -465,7 +477,7 @@ def _finds(pattern: re.Pattern[str], text: str) -> bool:
 
 def _modelled(abstract: str) -> str | None:
     head = abstract[:4000]
-    lower = head.lower()
+    lower = _lower(head)
     if any(g in lower for g in _MODELLED_GATES) and _finds(_MODELLED, head):
         if _finds(_REAL_RUN, head):
             return None
@@ -482,7 +494,7 @@ def _modelled(abstract: str) -> str | None:
 
 def _simulated(abstract: str) -> str | None:
     head = abstract[:4000]
-    lower = head.lower()
+    lower = _lower(head)
     simulated = "simulat" in lower or "emulation" in lower
     if simulated and _finds(_SIMULATED, head) and not _finds(_REAL_RUN, head):
         return "a simulation study"
@@ -522,7 +534,7 @@ def _energy_study(title: str, abstract: str) -> str | None:
     ):
         return "an energy measurement study"
     head = abstract[:4000]
-    if "this " in head.lower() and _finds(_ENERGY_ABSTRACT, head):
+    if "this " in _lower(head) and _finds(_ENERGY_ABSTRACT, head):
         return "an energy measurement study"
     return None
 
@@ -540,7 +552,7 @@ def _study_kind(title: str, abstract: str) -> str | None:
         if _finds(pattern, title):
             return kind
     head = abstract[:4000]  # a paper says what it is early on; bounded for huge inputs
-    lower = head.lower()
+    lower = _lower(head)
     for kind, guards, pattern in _STUDY_ABSTRACT:
         if any(g in lower for g in guards) and _finds(pattern, head):
             return kind
