@@ -23,8 +23,8 @@ from digest_tui.enrich.hardware.gate import (
     Lowered,
     _leftmost,
     _literal_head,
-    _merged,
     lead_compile,
+    merged,
     needs,
 )
 from digest_tui.enrich.hardware.text import matchers
@@ -181,7 +181,9 @@ def test_a_pattern_whose_literals_were_not_looked_for_runs_whole() -> None:
 
 
 def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> None:
-    index = matchers(Enricher().hardware_catalog).gates
+    m = matchers(Enricher().hardware_catalog)
+    index = m.gates
+    lists = [m.gated_aliases, m.gated_cues, m.gated_features, m.gated_vendors, m.gated_models]
     literals = sorted(index.literals)
     rng = random.Random(3)
     for size in [0, 1, 5, 30, 120, len(literals)]:
@@ -195,12 +197,22 @@ def test_open_gates_are_those_with_a_branch_whose_literals_are_all_present() -> 
             for gate in index.gates:  # asked one by one, before the whole index is worked out
                 assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)
             assert lowered.open == {None, *expected}
+            for tagged in lists:  # each gated list of the extractor, filtered in order
+                keys = [None] * len(tagged.values)
+                for key, at in tagged.positions.items():
+                    for i in at:
+                        keys[i] = key
+                assert lowered.opened(tagged) == [
+                    item
+                    for key, item in zip(keys, tagged.values, strict=True)
+                    if key is None or key in expected
+                ]
             for gate in index.gates:  # and after
                 assert gate.may_match(lowered) == (not gate.triggers or id(gate) in expected)
 
 
 def test_units_run_one_by_one_find_what_their_alternation_finds() -> None:
-    """`_merged` and `_leftmost` (the units of a lead_form run one pattern each) against the
+    """`merged` and `_leftmost` (the units of a lead_form run one pattern each) against the
     alternation of the same patterns, on random texts where their matches overlap."""
     parts = (
         re.compile(r"a(?<=\b.)(?:b\w*|c)"),
@@ -213,7 +225,7 @@ def test_units_run_one_by_one_find_what_their_alternation_finds() -> None:
     for _ in range(3000):
         text = "".join(rng.choice("abcd _x") for _ in range(rng.randint(0, 24)))
         expected = [m.span() for m in whole.finditer(text)]
-        assert [m.span() for m in _merged(parts, text)] == expected, text
+        assert [m.span() for m in merged(parts, text)] == expected, text
         first = _leftmost(parts, text)
         assert (first.span() if first else None) == (expected[0] if expected else None), text
 

@@ -14,9 +14,10 @@ import pytest
 
 from digest_tui.enrich.hardware import suggest as suggest_module
 from digest_tui.enrich.hardware import text as text_module
-from digest_tui.enrich.hardware.gate import folded, folds, lower_pattern
+from digest_tui.enrich.hardware.gate import folded, folded_parts, folds, lower_pattern, merged
 from digest_tui.enrich.hardware.suggest import _finds
 from digest_tui.enrich.hardware.text import _OWN_NAME, _SIZE, _own_name_hits, _size_matches
+from digest_tui.enrich.topics import classifier as classifier_module
 from tests.unit.test_enrich_reference import eval_papers, fixture_digest_papers
 
 CRAFTED = [
@@ -56,10 +57,11 @@ def test_model_sizes_are_found_where_the_pattern_finds_them() -> None:
 
 
 def _case_insensitive_patterns() -> list[re.Pattern[str]]:
-    """Every case-insensitive pattern of the extractor's and the suggestion's modules (those
-    run through `folded` and the others: the folding must hold for any of them)."""
+    """Every case-insensitive pattern of the extractor's and the suggestion's modules and of the
+    topic classifier (those run through `folded` and the others: the folding must hold for any
+    of them)."""
     found: list[re.Pattern[str]] = []
-    for module in (text_module, suggest_module):
+    for module in (text_module, suggest_module, classifier_module):
         for value in vars(module).values():
             items = value if isinstance(value, tuple) else (value,)
             for item in items:
@@ -70,6 +72,7 @@ def _case_insensitive_patterns() -> list[re.Pattern[str]]:
 
 
 FOLDING_EDGES = [
+    "code at HTTPS://GitHub.com/X/Y and Www.Example.org/a; hTtP://x.io/ http:/ www",
     "This paper Proposes MoEShard, WE Introduce TPI-LLM; we present a NEW system",
     "ıntroduce we ınTroduce Xyz; we preſent AbC; İ we propose AbC",  # do not fold: see folds()
     "the \u212aelvin sign: we propose \u212aV-Cache (K lower-cases to k, as re matches it)",
@@ -88,6 +91,7 @@ def test_folded_patterns_find_what_the_patterns_find() -> None:
     assert len(patterns) >= 40 and _OWN_NAME in patterns
     led = [p for p in patterns if folded(p).pattern != lower_pattern(p.pattern)]
     assert len(led) >= 10  # most open with a word: they open with its first letters
+    assert sum(folded_parts(p) is not None for p in patterns) >= 10
     texts = [*FOLDING_EDGES, *_texts()]
     checked = 0
     for text in texts:
@@ -100,6 +104,10 @@ def test_folded_patterns_find_what_the_patterns_find() -> None:
                 pattern.pattern[:80],
                 text[:80],
             )
+            parts = folded_parts(pattern)
+            if parts is not None:  # one pattern per first character, merged
+                found = [(m.span(), m.regs) for m in merged(parts, lowered)]
+                assert found == expected, (pattern.pattern[:80], text[:80])
             checked += len(expected)
     assert checked > 10_000
 

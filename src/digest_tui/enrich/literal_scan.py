@@ -144,8 +144,8 @@ class LiteralScanner:
         )
         self._start_regex = re.compile(trie_regex(self._plain_starts)) if word_starts else None
         self._words: dict[str, _TokenEntry] = {}
-        # The tokens of `_words` that hold a substring literal, with those literals.
-        self._holding: dict[str, frozenset[str]] = {}
+        # The substring literals each token of `_words` holds (most hold none).
+        self._contained: dict[str, frozenset[str]] = {}
         self._texts: dict[str, ScannedText] = {}
 
     def _entry(self, token: str) -> _TokenEntry:
@@ -159,10 +159,9 @@ class LiteralScanner:
         entry = _TokenEntry(frozenset(contained), starts)
         if len(self._words) >= _MAX_WORDS:
             self._words.clear()
-            self._holding.clear()
+            self._contained.clear()
         self._words[token] = entry
-        if contained:
-            self._holding[token] = entry.contained
+        self._contained[token] = entry.contained
         return entry
 
     def token_starts(self, token: str) -> list[tuple[int, str, tuple[str, ...], tuple[str, ...]]]:
@@ -231,21 +230,25 @@ class LiteralScanner:
         return scanned
 
     def _scan_substrings(self, text: str, tokens: list[str]) -> ScannedText:
-        """`scan` for a scanner of substrings only (no word starts): the distinct tokens, those
-        not seen yet entered in the table, and the literals of those that hold some."""
-        distinct = set(tokens)
-        table = self._words
-        unknown = distinct.difference(table)
-        if len(table) + len(unknown) >= _MAX_WORDS:
-            # The table may start again while this text's tokens are entered: read each
-            # token's entry as it comes instead of the table afterwards.
-            entries = [table.get(token) or self._entry(token) for token in distinct]
-            present = frozenset().union(*[entry.contained for entry in entries])
-        else:
-            for token in unknown:
-                self._entry(token)
-            holding = self._holding
-            present = frozenset().union(*[holding[token] for token in holding.keys() & distinct])
+        """`scan` for a scanner of substrings only (no word starts): the literals the tokens
+        hold, read from the table (in C; a token repeated unites its literals again, cheaper
+        than making the tokens distinct first), the tokens not seen yet entered first."""
+        contained = self._contained
+        try:
+            present = frozenset().union(*map(contained.__getitem__, tokens))
+        except KeyError:  # a token not seen yet
+            distinct = set(tokens)
+            table = self._words
+            unknown = distinct.difference(table)
+            if len(table) + len(unknown) >= _MAX_WORDS:
+                # The table may start again while this text's tokens are entered: read each
+                # token's entry as it comes instead of the table afterwards.
+                entries = [table.get(token) or self._entry(token) for token in distinct]
+                present = frozenset().union(*[entry.contained for entry in entries])
+            else:
+                for token in unknown:
+                    self._entry(token)
+                present = frozenset().union(*map(contained.__getitem__, distinct))
         if self._odd:
             present = present.union(s for s in self._odd if s in text)
         return ScannedText(present, [])

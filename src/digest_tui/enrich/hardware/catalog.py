@@ -127,7 +127,10 @@ class HardwareCatalog(BaseModel):
         return self._fingerprint
 
     def get(self, device_id: str) -> Device | None:
-        return self._index.get(device_id)
+        # `self._index` goes through pydantic's __getattr__ (~2 us; the hardware target asks
+        # this ~5 times per paper): private attributes live in `__pydantic_private__`.
+        index: dict[str, Device] = self.__pydantic_private__["_index"]  # type: ignore[index]
+        return index.get(device_id)
 
     def architecture(self, arch_id: str | None) -> Architecture | None:
         return next((a for a in self.architectures if a.id == arch_id), None)

@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import compress
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -424,6 +423,55 @@ def folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return made
 
 
+def fold_parts(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], ...] | None:
+    """`folded(pattern)` as one pattern per first character of its matches (see `merged`),
+    when they open with two or more: each opens with its literal characters, which `re` skips
+    to several times faster than to the class of all of them. None when there are fewer, or a
+    group would be repeated."""
+    source = lower_pattern(pattern.pattern)
+    flags = pattern.flags & ~re.IGNORECASE
+    if flags & ~re.UNICODE or re.search(r"\\\d|\(\?P=", source):
+        return None
+    leads = _lead_alternatives(source)
+    rest = ""
+    if leads is None:  # only the opening group, as in `_lead_prefix_form`
+        start = 2 if source.startswith("\\b(?:") else 0
+        if not source.startswith("(?:", start) or len(_branches(source)) > 1:
+            return None
+        end = _group_end(source, start)
+        if source[end + 1 : end + 2] in _QUANTIFIERS:
+            return None
+        leads, rest = _leads(source[: end + 1]), source[end + 1 :]
+        if leads is None:
+            return None
+    by_char: dict[str, list[tuple[str, str]]] = {}
+    for c, tail in leads:
+        by_char.setdefault(c[-1], []).append((c, tail))
+    if len(by_char) < 2:
+        return None
+    whole = folded(pattern)
+    parts = []
+    for group in by_char.values():
+        try:
+            part = re.compile(_render_leads(group) + rest, flags)
+        except re.error:  # a named group the expansion repeated
+            return None
+        if part.groups != whole.groups or part.groupindex != whole.groupindex:
+            return None
+        parts.append(part)
+    return tuple(parts)
+
+
+_fold_parts: dict[re.Pattern[str], tuple[re.Pattern[str], ...] | None] = {}
+
+
+def folded_parts(pattern: re.Pattern[str]) -> tuple[re.Pattern[str], ...] | None:
+    """`fold_parts(pattern)`, compiled once."""
+    if pattern not in _fold_parts:
+        _fold_parts[pattern] = fold_parts(pattern)
+    return _fold_parts[pattern]
+
+
 # Characters that a case-insensitive pattern matches to ASCII letters that `str.lower` does not
 # turn them into: "İ" (lower-cased to "i" and a combining dot), "ı" and "ſ" (matched to "i" and
 # "s"). Every other character matches a letter iff its lower-case form is that letter.
@@ -641,7 +689,9 @@ class Alternatives:
         made = self._made.get(mask)
         if made is None:
             chosen = [alt for i, unit in enumerate(self.units) if mask >> i & 1 for alt in unit]
-            if self.led:
+            if self.led and mask.bit_count() == 1:
+                made = self._unit(mask.bit_length() - 1)  # the same pattern as the unit's
+            elif self.led:
                 leads = [(alt.split("\x00", 1)[0], alt.split("\x00", 1)[1]) for alt in chosen]
                 made = re.compile(_render_leads(leads), self.pattern.flags)
             else:
@@ -701,6 +751,8 @@ _MAX_SUBSETS = 256
 # literal character, which `re` skips to several times faster than to a class of characters)
 # when the text allows this many units or fewer.
 _MAX_PARTS = 6
+# ...on a text this long or longer: on a title the calls cost more than the skipping saves.
+_PARTS_FROM = 300
 
 
 def _leftmost(parts: tuple[re.Pattern[str], ...], subject: str) -> re.Match[str] | None:
@@ -714,7 +766,7 @@ def _leftmost(parts: tuple[re.Pattern[str], ...], subject: str) -> re.Match[str]
     return best
 
 
-def _merged(parts: tuple[re.Pattern[str], ...], subject: str) -> Iterator[re.Match[str]]:
+def merged(parts: tuple[re.Pattern[str], ...], subject: str) -> Iterator[re.Match[str]]:
     """`finditer` of the alternation of `parts` (patterns no two of which can match at one
     position, none matching the empty string): the first match of any from the end of the
     last one found, as `finditer` goes on. Each part's next match is kept, and searched again
@@ -867,13 +919,14 @@ class Gated:
             # looked for in the lower-cased text, which is the one `folded` runs on; a
             # case-sensitive match holds them too, lower-cased).
             mask = alternatives.mask(lowered.present)  # type: ignore[arg-type]
+            if not mask:
+                return None
+            if len(subject) >= _PARTS_FROM:
+                parts = alternatives.parts(mask)
+                if parts is not None:
+                    return pattern, subject, parts
             if mask != alternatives.full:
-                if not mask:
-                    return None
                 pattern = alternatives.subset(mask)
-            parts = alternatives.parts(mask)
-            if parts is not None:
-                return pattern, subject, parts
         return pattern, subject
 
     def finditer(self, text: str, lowered: str | Lowered) -> Iterator[re.Match[str]]:
@@ -881,7 +934,7 @@ class Gated:
         if runner is None:
             return iter(())
         if len(runner) == 3:  # one pattern per unit of alternatives: their matches merged
-            return _merged(runner[2], runner[1])
+            return merged(runner[2], runner[1])
         return runner[0].finditer(runner[1])
 
     def search(self, text: str, lowered: str | Lowered) -> re.Match[str] | None:
@@ -929,8 +982,15 @@ class Lowered:
         """The items (from `GateIndex.tagged`) whose gates this text opens, in order."""
         if self.gates is None:
             raise ValueError("this text was not scanned for literals")
-        keys, values = items
-        return list(compress(values, map(self.open.__contains__, keys)))
+        # A text opens few of a list's gates: their positions, from the (C) intersection of
+        # the list's gates and the open ones, instead of a test per item.
+        hits = items.keys.intersection(self.open)
+        values = items.values
+        if not hits:
+            return [values[i] for i in items.always]
+        at = items.positions
+        chosen = sorted([*items.always, *(i for key in hits for i in at[key])])
+        return [values[i] for i in chosen]
 
     def __len__(self) -> int:
         return len(self.text)
@@ -994,13 +1054,24 @@ class GateIndex:
 
     def tagged(self, items: Iterable[tuple[Gated, T]]) -> Tagged[T]:
         """Items with the key of their gate (None: always runs), for `Lowered.opened`."""
-        pairs = [(id(g) if id(g) in self._indexed else None, item) for g, item in items]
-        return tuple(key for key, _ in pairs), tuple(item for _, item in pairs)
+        return Tagged([(id(g) if id(g) in self._indexed else None, item) for g, item in items])
+
+
+class Tagged(Generic[T]):
+    """Items, each with the key of its gate (`GateIndex.tagged`; None: it always runs): the
+    items, the positions of those that always run, and per key the positions of its items."""
+
+    def __init__(self, pairs: list[tuple[int | None, T]]) -> None:
+        self.values = tuple(item for _, item in pairs)
+        self.always = tuple(i for i, (key, _) in enumerate(pairs) if key is None)
+        positions: dict[int, list[int]] = {}
+        for i, (key, _) in enumerate(pairs):
+            if key is not None:
+                positions.setdefault(key, []).append(i)
+        self.positions = {key: tuple(at) for key, at in positions.items()}
+        self.keys = frozenset(self.positions)
 
 
 # What a gated pattern runs on a text: the pattern and the text, and the patterns of its units
 # when they run one by one (`Alternatives.parts`).
 _Run = tuple[re.Pattern[str], str] | tuple[re.Pattern[str], str, tuple[re.Pattern[str], ...]]
-
-# Items, each with the key of its gate (`GateIndex.tagged`): the keys, then the items.
-Tagged = tuple[tuple[int | None, ...], tuple[T, ...]]

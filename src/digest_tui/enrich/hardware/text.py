@@ -28,7 +28,15 @@ from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
 from digest_tui.enrich.hardware.catalog import HardwareCatalog
-from digest_tui.enrich.hardware.gate import Gated, GateIndex, Lowered, folded, folds
+from digest_tui.enrich.hardware.gate import (
+    Gated,
+    GateIndex,
+    Lowered,
+    folded,
+    folded_parts,
+    folds,
+    merged,
+)
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]
@@ -884,11 +892,12 @@ class Matchers:
 
 def matchers(catalog: HardwareCatalog) -> Matchers:
     """The catalog's compiled matchers, built on first use and kept on the catalog."""
-    compiled = catalog._compiled
+    # `catalog._compiled` goes through pydantic's __getattr__ (~2 us per paper).
+    compiled = catalog.__pydantic_private__["_compiled"]  # type: ignore[index]
     if compiled is None:
         compiled = Matchers(catalog)
         catalog._compiled = compiled
-    return compiled
+    return compiled  # type: ignore[no-any-return]
 
 
 # ---- extraction --------------------------------------------------------------------------
@@ -923,7 +932,11 @@ def _own_name_hits(text: str, lowered: str) -> list[int]:
     `text.lower()`: the introductions are looked for there when that finds the same."""
     names: list[str] = []
     if folds(text, lowered):
-        introductions = folded(_OWN_NAME).finditer(lowered)
+        parts = folded_parts(_OWN_NAME)  # "we ..." and "this paper ...": each on its own
+        if parts is not None:
+            introductions = merged(parts, lowered)
+        else:
+            introductions = folded(_OWN_NAME).finditer(lowered)
     else:
         introductions = _OWN_NAME.finditer(text)
     for match in introductions:
@@ -1433,7 +1446,8 @@ def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]
                 ):
                     continue
                 scores[mode] += weight
-                first.setdefault(mode, doc.span(match.start(), match.end()))
+                if mode not in first:  # (setdefault would build a span for every match)
+                    first[mode] = doc.span(match.start(), match.end())
     if not scores:
         return "unknown", None
     # Ties go to the more specific wording: fine-tuning, then training.
