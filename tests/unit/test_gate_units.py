@@ -3,7 +3,7 @@
 `Gated` cuts a pattern into units of alternatives (those of a `lead_form` that share a first
 character, or the top-level branches) and `needs` says what each alternative needs (literals,
 and sets of literals one of which). On a text, a unit none of whose alternatives has its
-literals cannot match, so the pattern runs without it (enrich/hardware/gate.py). Checked here:
+literals cannot match, so the pattern runs without it (enrich/gate.py). Checked here:
 `needs` on crafted patterns; on every rule pattern and reference text, every alternative that
 matches holds what `needs` says it needs; and the pattern run with the units the text allows
 finds exactly the matches of the whole pattern. The whole enrichment output is pinned by
@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from digest_tui.enrich.hardware.gate import (
+from digest_tui.enrich.gate import (
     Gated,
     GateIndex,
     Lowered,

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from digest_tui.enrich.gate import Gated, Lowered, triggers
 from digest_tui.enrich.hardware.catalog import HardwareCatalog
-from digest_tui.enrich.hardware.gate import Gated, Lowered, triggers
 from digest_tui.enrich.hardware.text import CUE_PATTERNS
 from digest_tui.errors import EvalDataError
 

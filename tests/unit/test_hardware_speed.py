@@ -12,9 +12,9 @@ import re
 
 import pytest
 
+from digest_tui.enrich.gate import folded, folded_parts, folds, lower_pattern, merged
 from digest_tui.enrich.hardware import suggest as suggest_module
 from digest_tui.enrich.hardware import text as text_module
-from digest_tui.enrich.hardware.gate import folded, folded_parts, folds, lower_pattern, merged
 from digest_tui.enrich.hardware.suggest import _finds
 from digest_tui.enrich.hardware.text import _OWN_NAME, _SIZE, _own_name_hits, _size_matches
 from digest_tui.enrich.topics import classifier as classifier_module

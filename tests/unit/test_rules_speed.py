@@ -2,7 +2,7 @@
 
 `Gated.compile` compiles a pattern that opens with `\\b` and a word (or an alternation of them)
 in a form that opens with the class of its first characters, which `re` looks for with a
-fast loop (enrich/hardware/gate.py). Every rule pattern of the packaged catalog and of
+fast loop (enrich/gate.py). Every rule pattern of the packaged catalog and of
 hardware/text.py is run here both ways, as written and rewritten, on the texts of the
 reference papers and on crafted edge cases: the spans, the groups and their order must be
 the same. The whole enrichment output is pinned by test_enrich_reference.py.
@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from digest_tui.enrich.hardware.gate import Gated, lead_compile, lead_form, lower_pattern, triggers
+from digest_tui.enrich.gate import Gated, lead_compile, lead_form, lower_pattern, triggers
 from digest_tui.enrich.hardware.text import (
     _OWN_NAME,
     _PER_MACHINE,

@@ -31,8 +31,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from digest_tui.enrich.gate import folded, folded_parts, folds
 from digest_tui.enrich.hardware.catalog import Architecture, Device, HardwareCatalog, meets_floor
-from digest_tui.enrich.hardware.gate import folded, folded_parts, folds
 from digest_tui.enrich.hardware.memory import (
     MemoryEstimate,
     estimate,

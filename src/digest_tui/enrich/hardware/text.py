@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from digest_tui.enrich.coverage import Coverage
-from digest_tui.enrich.hardware.catalog import HardwareCatalog
-from digest_tui.enrich.hardware.gate import (
+from digest_tui.enrich.gate import (
     Gated,
     GateIndex,
     Lowered,
@@ -37,6 +36,7 @@ from digest_tui.enrich.hardware.gate import (
     folds,
     merged,
 )
+from digest_tui.enrich.hardware.catalog import HardwareCatalog
 from digest_tui.enrich.literal_scan import LiteralScanner
 
 Source = Literal["title", "abstract", "curated"]

@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from digest_tui.enrich.hardware.gate import folded, folds
+from digest_tui.enrich.gate import folded, folds
 from digest_tui.enrich.topics.matching import FieldName, Hit, MatchField
 from digest_tui.enrich.topics.taxonomy import Taxonomy
 from digest_tui.models import TopicEvidence
