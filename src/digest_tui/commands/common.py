@@ -23,8 +23,45 @@ def open_for_command(ctx: AppContext) -> Library:
     library = open_library(ctx)
     load_sample_if_empty(library)
     if library.has_stale():  # one meta read when nothing is stale, not a scan of every paper
-        library.reenrich()
+        library.reenrich(progress=ReenrichNotice(sys.stderr))
     return library
+
+
+class ReenrichNotice:
+    """Says on stderr why a command waits: after the rules or data files change, the first
+    command enriches every stored paper again (about a minute at 100,000 papers). A terminal
+    sees the count go up on one line; a log or a pipe gets one line at the start and one at the
+    end. Small jobs (a second or two) say nothing. stdout is left alone: it may be JSON that a
+    script reads."""
+
+    MIN_PAPERS = 2000
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        try:
+            self._live = stream.isatty()
+        except (OSError, ValueError):  # closed
+            self._live = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < self.MIN_PAPERS:
+            return
+        if done >= total:
+            line = f"digest-tui: enriched {total:,} papers again."
+            self._write(("\r\x1b[2K" if self._live else "") + line + "\n")
+        elif done == 0 or self._live:
+            line = (
+                f"digest-tui: enriching {total:,} papers again after a change of the rules "
+                f"or data files (once): {done:,} done"
+            )
+            self._write("\r\x1b[2K" + line if self._live else line + "\n")
+
+    def _write(self, text: str) -> None:
+        try:
+            self._stream.write(text)
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed stderr must not stop the command
 
 
 # How many candidates an ambiguous prefix lists before "… and more".

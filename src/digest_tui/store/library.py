@@ -742,6 +742,8 @@ class Library:
                 workers = default_workers() if total >= MIN_PAPERS else 0
             if workers > 0:
                 pool = EnrichPool(enricher, workers)
+        if progress is not None and total:
+            progress(0, total)  # before the first batch: a caller may say why it waits
         with pool or nullcontext():
             ahead = None  # (inputs, the workers' handle) of the batch being enriched there
             done = 0

@@ -1,0 +1,69 @@
+"""A command that must enrich the library again first (after the rules or data files change)
+says so on stderr, never on stdout (which may be JSON a script reads): commands/common.py
+`ReenrichNotice`, through the real CLI on a real library."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from digest_tui.cli import main
+from digest_tui.commands.common import ReenrichNotice
+from digest_tui.config import AppContext
+from digest_tui.service import import_files, open_library
+from tests.support.paths import SEED_DEC09, SEED_DEC10
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_command_after_a_taxonomy_change_says_why_it_waits(home, monkeypatch, capsys):
+    library = open_library(AppContext())
+    import_files(library, [SEED_DEC09, SEED_DEC10])
+    papers = library.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+    library.close()
+    config = home / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "taxonomy.yaml").write_text("topics: []\n", encoding="utf-8")
+    monkeypatch.setattr(ReenrichNotice, "MIN_PAPERS", 1)
+
+    assert main(["papers", "--format", "json", "--limit", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)) == 3  # stdout is the JSON alone
+    assert err.splitlines() == [
+        f"digest-tui: enriching {papers:,} papers again after a change of the rules or data "
+        "files (once): 0 done",
+        f"digest-tui: enriched {papers:,} papers again.",
+    ]
+    # once: the next command finds nothing stale and says nothing
+    assert main(["papers", "--format", "json", "--limit", "1"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_terminal_sees_the_count_on_one_line():
+    terminal = _Terminal()
+    notice = ReenrichNotice(terminal)
+    for done in (0, 500, 1000, 2500):
+        notice(done, 2500)
+    text = terminal.getvalue()
+    assert text.count("\n") == 1 and text.endswith("digest-tui: enriched 2,500 papers again.\n")
+    assert "1,000 done" in text and text.count("\r\x1b[2K") == 4
+
+
+@pytest.mark.parametrize("total", [0, 10, ReenrichNotice.MIN_PAPERS - 1])
+def test_small_jobs_say_nothing(total):
+    log = io.StringIO()
+    notice = ReenrichNotice(log)
+    notice(0, total)
+    notice(total, total)
+    assert log.getvalue() == ""
+
+
+def test_a_closed_stderr_does_not_stop_the_command():
+    closed = io.StringIO()
+    closed.close()
+    ReenrichNotice(closed)(0, 5000)  # no exception
