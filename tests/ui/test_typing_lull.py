@@ -31,6 +31,15 @@ class ManualClock:
         return self.now
 
 
+async def _first_frame(app: Any, pilot: Any) -> None:
+    """Until the list's first frame is painted (the lull's first "key")."""
+    for _ in range(2000):
+        if app._first_paint.is_set():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the list was never painted")
+
+
 async def test_a_word_typed_at_the_first_frame_is_searched_before_the_start_up_goes_on(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -51,11 +60,7 @@ async def test_a_word_typed_at_the_first_frame_is_searched_before_the_start_up_g
 
         monkeypatch.setattr(service, name, recorded)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(2000):
-            if app._first_paint.is_set():
-                break
-            await pilot.pause(0.01)
-        assert app._first_paint.is_set()
+        await _first_frame(app, pilot)
         await pilot.press("slash", *WORD)
         await settle(pilot, groups={"rows", "paper-list-rows"})
         papers = app.query_one(PaperList)
@@ -95,11 +100,7 @@ async def test_only_typing_holds_the_start_up_not_navigation_keys(home: Path) ->
     clock = ManualClock()
     app._lull = TypingLull(settle_s=0.02, limit_s=3600.0, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(2000):
-            if app._first_paint.is_set():
-                break
-            await pilot.pause(0.01)
-        assert app._first_paint.is_set()
+        await _first_frame(app, pilot)
         assert app._lull.quiet_for() == 0.0  # the first frame counts as a key
         clock.now += 1.0
         await pilot.press("down", "j", "k", "up")
