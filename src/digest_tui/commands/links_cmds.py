@@ -89,16 +89,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_links_check(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.enrich.repro_catalog import catalog_dirs, check_catalog, load_catalog_dirs
+    from digest_tui.enrich.repro_catalog import catalog_dirs, load_catalog_dirs
 
     dirs = list(args.dirs) or catalog_dirs(ctx.paths.config_dir)
     for directory in dirs:
         if not directory.is_dir():
             raise CommandError(f"{directory}: not a directory")
-    problems = check_catalog(dirs)
+    catalog = load_catalog_dirs(dirs)  # once: its problems are what a check reports
+    problems = catalog.problems
     for problem in problems:
         print(problem, file=sys.stderr)
-    catalog = load_catalog_dirs(dirs)
     repos = sum(len(entry.repos) for entry in catalog.entries)
     where = ", ".join(str(d) for d in dirs)
     if problems:
