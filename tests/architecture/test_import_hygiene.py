@@ -154,3 +154,21 @@ def test_the_first_rows_path_loads_none_of_the_heavy_modules(library_home):
     assert rows > 0  # it did read the library's first screen
     loaded = set(modules) | {m.split(".")[0] for m in modules}
     assert not NOT_ON_THE_FIRST_ROWS_PATH & loaded, sorted(NOT_ON_THE_FIRST_ROWS_PATH & loaded)
+
+
+def test_show_offline_reads_cached_health_without_pydantic(library_home):
+    # `show` reads the paper, Hub artefacts and repository readiness from the caches; cached
+    # health is a dataclass (repohealth/model.py), and only a fresh GitHub answer loads the
+    # pydantic payload model (repohealth/github_payload.py).
+    done = subprocess.run(
+        [sys.executable, "-m", "digest_tui", "papers", "--format", "jsonl", "--limit", "50"],
+        env={**_base_env(), **library_home},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    with_code = [p["id"] for p in map(json.loads, done.stdout.splitlines()) if p["repos"]]
+    assert with_code, "the seed digest has papers with code"
+    loaded = _loaded_by_command(library_home, ["show", "--offline", with_code[0]])
+    assert "sqlite3" in loaded
+    assert not {"textual", "pydantic", "httpx", "rich"} & loaded, sorted(loaded)

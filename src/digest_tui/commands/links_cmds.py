@@ -175,7 +175,7 @@ def cmd_health(ctx: AppContext, args: argparse.Namespace) -> int:
         unchecked = sum(1 for h in results if h.message and cause in h.message)
         raise CommandError(f"{cause}; {plural(unchecked, 'repo')} not checked", exit_status=1)
     if args.format == "json":
-        write_json([h.model_dump(mode="json") for h in results])
+        write_json([h.to_json() for h in results])
         return 0
     for health in results:
         print(f"{health.owner}/{health.name}: {health_line(health)}")

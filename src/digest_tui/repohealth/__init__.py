@@ -4,7 +4,7 @@ I/O sits here, at the edge: the enrichers stay pure and the TUI reads `cached()`
 refreshes from a worker thread with `refresh_many()`.
 
 The names below load on first use (PEP 562): `readiness_signals`, which the readiness filter
-and sorts read (store/repro_sql.py), must not pull the health models (pydantic) in with it.
+and sorts read (store/repro_sql.py), must not pull the health client and cache in with it.
 """
 
 from __future__ import annotations

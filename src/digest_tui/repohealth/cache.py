@@ -55,7 +55,6 @@ CREATE TABLE IF NOT EXISTS backoff (
     reason TEXT
 );
 """
-_FIGURES = ("stars", "forks", "license", "pushed_at", "archived", "description", "full_name")
 
 ProblemStatus = Literal["error", "stale"]
 
@@ -90,15 +89,13 @@ class CacheEntry:
             implied, implied_message = "ok", None
         else:
             implied, implied_message = "unknown", self.problem
-        return RepoHealth.model_validate(
-            {
-                "owner": self.owner,
-                "name": self.name,
-                **figures,
-                "status": status or implied,
-                "fetched_at": self.fetched_at,
-                "message": message if message is not None else implied_message,
-            }
+        return RepoHealth.from_figures(
+            self.owner,
+            self.name,
+            figures,
+            status=status or implied,  # type: ignore[arg-type]
+            fetched_at=self.fetched_at,
+            message=message if message is not None else implied_message,
         )
 
 
@@ -179,7 +176,7 @@ class HealthCache:
         state = "gone" if health.status == "gone" else "ok"
         figures = None
         if state == "ok":
-            figures = json.dumps(health.model_dump(mode="json", include=set(_FIGURES)))
+            figures = json.dumps(health.figures_json())
         fetched = _to_epoch(health.fetched_at)
         with self._lock:
             self._db.execute(

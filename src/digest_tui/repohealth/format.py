@@ -9,6 +9,7 @@ nothing is cached), and each repo keeps only its cached figures.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from digest_tui.repohealth.model import RepoHealth
@@ -76,7 +77,7 @@ def health_lines(
         if not (unreachable or offline) or health.status == "gone":
             lines[url] = health_line(health)
         elif health.has_figures:
-            lines[url] = health_line(health.model_copy(update={"status": "ok"}))
+            lines[url] = health_line(replace(health, status="ok"))
             if health.fetched_at is not None:
                 cached_dates.append(health.fetched_at)
     if unreachable or offline:

@@ -23,10 +23,9 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 
 from digest_tui import jsonsafe
 from digest_tui.errors import HostUnreachable, NetworkError
@@ -63,24 +62,6 @@ _OWNER_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,99})$")
 _NAME_RE = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 
 Clock = Callable[[], dt.datetime]
-
-
-class _License(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    spdx_id: StrictStr | None = None
-
-
-class _RepoPayload(BaseModel):
-    """The fields we use of GitHub's repository object; strict so a changed shape is noticed."""
-
-    model_config = ConfigDict(extra="ignore")
-    full_name: StrictStr | None = None
-    description: StrictStr | None = None
-    stargazers_count: StrictInt
-    forks_count: StrictInt
-    archived: StrictBool
-    pushed_at: dt.datetime | None = None
-    license: _License | None = None
 
 
 class GitHubHealthClient:
@@ -246,7 +227,7 @@ class GitHubHealthClient:
         if health.status == "ok" and not self._fresh(entry, now):
             health.status = "stale"
             health.message = _age_message(entry.fetched_at, now)
-        return health.model_copy(update={"owner": owner, "name": name})
+        return replace(health, owner=owner, name=name)
 
     def _degraded(
         self,
@@ -258,15 +239,13 @@ class GitHubHealthClient:
     ) -> RepoHealth:
         """Cached figures with a status saying they could not be confirmed just now."""
         if entry is not None and entry.state == "gone":
-            return entry.health(message=message).model_copy(update={"owner": owner, "name": name})
+            return replace(entry.health(message=message), owner=owner, name=name)
         has_figures = entry is not None and entry.state == "ok"
         # Nothing cached to be stale: the honest answer is "unknown".
         final = "unknown" if status == "stale" and not has_figures else status
         if entry is None:
             return RepoHealth(owner=owner, name=name, status=final, message=message)
-        return entry.health(status=final, message=message).model_copy(
-            update={"owner": owner, "name": name}
-        )
+        return replace(entry.health(status=final, message=message), owner=owner, name=name)
 
     def _problem(
         self, entry: CacheEntry | None, owner: str, name: str, status: ProblemStatus, message: str
@@ -368,8 +347,10 @@ class GitHubHealthClient:
             return self._problem(
                 entry, owner, name, "error", "unexpected answer from the GitHub API: not an object"
             )
+        from digest_tui.repohealth.github_payload import RepoPayload, ValidationError
+
         try:
-            payload = _RepoPayload.model_validate(data)
+            payload = RepoPayload.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
             field = ".".join(str(p) for p in first["loc"]) or "(top level)"
