@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -165,6 +164,8 @@ def write_table(
     their cells cut with "…", then the last column itself. Every cell may be untrusted (a
     tag, a list name, a title): each becomes one printable line, escaped before the columns
     are measured so they stay aligned."""
+    import shutil  # (here: `digest-tui --help` imports this module)
+
     out = out or sys.stdout
     width = shutil.get_terminal_size((120, 24)).columns
     cells = [[_cell(c) for c in row[:-1]] + [row[-1]] for row in rows]

@@ -11,7 +11,6 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,6 +81,8 @@ def cmd_export(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    import tempfile  # (here: `digest-tui --help` imports this module)
+
     target = path.expanduser()
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")

@@ -10,10 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shlex
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -268,6 +265,8 @@ def cmd_note(ctx: AppContext, args: argparse.Namespace) -> int:
 
 def _keep_unsaved_note(ctx: AppContext, paper_id: str, text: str) -> str:
     """Write a note that could not be saved to a recovery file; say where it went."""
+    import tempfile  # (here, not at the top: `digest-tui --help` imports this module)
+
     if not text.strip():
         return "the note was not deleted"
     folder = ctx.paths.data_dir / "unsaved-notes"
@@ -312,6 +311,10 @@ def _editor_text(current: Any) -> str:
 
 
 def _edit(initial: str, ctx: AppContext) -> str:
+    import shlex
+    import subprocess
+    import tempfile
+
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     handle, name = tempfile.mkstemp(prefix="digest-tui-note-", suffix=".md")
     path = Path(name)
