@@ -36,7 +36,7 @@ def test_a_command_after_a_taxonomy_change_says_why_it_waits(home, monkeypatch, 
     assert len(json.loads(out)) == 3  # stdout is the JSON alone
     assert err.splitlines() == [
         f"digest-tui: enriching {papers:,} papers again after a change of the rules or data "
-        "files (once): 0 done",
+        "files (once)",
         f"digest-tui: enriched {papers:,} papers again.",
     ]
     # once: the next command finds nothing stale and says nothing
@@ -44,14 +44,19 @@ def test_a_command_after_a_taxonomy_change_says_why_it_waits(home, monkeypatch, 
     assert capsys.readouterr().err == ""
 
 
-def test_a_terminal_sees_the_count_on_one_line():
+def test_a_terminal_sees_the_count_rewritten_on_one_short_line():
     terminal = _Terminal()
     notice = ReenrichNotice(terminal)
     for done in (0, 500, 1000, 2500):
         notice(done, 2500)
-    text = terminal.getvalue()
-    assert text.count("\n") == 1 and text.endswith("digest-tui: enriched 2,500 papers again.\n")
-    assert "1,000 done" in text and text.count("\r\x1b[2K") == 4
+    why, counted = terminal.getvalue().split("\n", 1)
+    assert why.startswith("digest-tui: enriching 2,500 papers again")
+    assert counted.endswith("digest-tui: enriched 2,500 papers again.\n")
+    # each count replaces the last one in place, and is short enough never to wrap at 80
+    # columns (a wrapped line cannot be rewritten)
+    counts = counted.removesuffix("\n").split("\r\x1b[2K")[1:]
+    assert counts[:3] == ["  0 of 2,500 papers", "  500 of 2,500 papers", "  1,000 of 2,500 papers"]
+    assert all(len(c) < 80 for c in counts)
 
 
 @pytest.mark.parametrize("total", [0, 10, ReenrichNotice.MIN_PAPERS - 1])

@@ -45,15 +45,18 @@ class ReenrichNotice:
     def __call__(self, done: int, total: int) -> None:
         if total < self.MIN_PAPERS:
             return
+        if done == 0:
+            # The why, once, on a line of its own; on a terminal the count below it is then
+            # rewritten in place, short enough never to wrap (a wrapped line cannot be).
+            self._write(
+                f"digest-tui: enriching {total:,} papers again after a change of the rules "
+                "or data files (once)\n"
+            )
         if done >= total:
             line = f"digest-tui: enriched {total:,} papers again."
             self._write(("\r\x1b[2K" if self._live else "") + line + "\n")
-        elif done == 0 or self._live:
-            line = (
-                f"digest-tui: enriching {total:,} papers again after a change of the rules "
-                f"or data files (once): {done:,} done"
-            )
-            self._write("\r\x1b[2K" + line if self._live else line + "\n")
+        elif self._live:
+            self._write(f"\r\x1b[2K  {done:,} of {total:,} papers")
 
     def _write(self, text: str) -> None:
         try:
