@@ -1515,10 +1515,13 @@ def extract(
             best = (len(found), name, nbytes, abstract_doc.span(first.start(), first.end()))
     if best is not None:
         facts.precision = (best[1], best[2], best[3])
-    if not (_COMPUTING.search(title) or _COMPUTING.search(abstract[:20_000])):
+    weak_clusters = [c for c in facts.cues if not c.strong and c.span.quote.lower() in _CLUSTER]
+    if weak_clusters and not (_COMPUTING.search(title) or _COMPUTING.search(abstract[:20_000])):
         # (twelfth round) "concentrated in a single cluster ... multiple clusters" in a text
         # with no machine or computing word at all: clusters of points or mixture components.
-        facts.cues = [c for c in facts.cues if c.strong or c.span.quote.lower() not in _CLUSTER]
+        # (Looked for only when such a cue stands: a text with no computing word is the
+        # regex's slowest case, ~0.2 ms.)
+        facts.cues = [c for c in facts.cues if c not in weak_clusters]
     facts.mode, facts.mode_span = _mode(m, title_doc, abstract_doc)
     tokens = [
         float(t.group("num")) * (1e3 if t.group("unit")[0] in "Tt" else 1.0)
