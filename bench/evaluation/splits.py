@@ -27,6 +27,7 @@ TEST_SPLITS = {
     "test9": "ninth test",
     "test10": "tenth test",
     "test11": "eleventh test",
+    "test12": "twelfth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2/.../10.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2/.../12.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -102,6 +102,14 @@ SPLITS = [
           blind=True,
           scales={"single-device": 9, "single-node": 5, "multi-node": 5, "edge": 4,
                   "unknown": 17}),
+    # Recent (2025-2026) papers; parallel systems with no GPU count are labelled
+    # [unknown, single-node], the convention docs/labelling.md proposes.
+    Split("test12", 33, {"kernels": 5, "training-parallelism": 7, "moe": 5, "serving": 11}, 6,
+          ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
+           "test10", "test11"),
+          blind=True,
+          scales={"single-device": 10, "single-node": 2, "multi-node": 6, "edge": 4,
+                  "unknown": 11}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
