@@ -39,8 +39,9 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # component is re-run on the stored papers.
 # hardware 2: the fourth-split classes (counts in K, multi-node cues, pre-training compute);
 # 3 and topics 2: the fifth-split classes; hardware 4: space-grouped counts ("16 384 GPUs");
-# hardware 10: the twelfth round (cue plurals, kernel methods, chip designs, parallel systems).
-COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "10"}
+# hardware 10: the twelfth round (cue plurals, kernel methods, chip designs, parallel systems);
+# hardware 11: the thirteenth round (NVLink-C2C, on-device memory, "on GPU").
+COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "11"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)

@@ -169,7 +169,14 @@ _WHOLE_SETUP = frozenset({"scale", "cluster", "clusters", "testbed", "testbeds"}
 # Phrases that imply a scale when no count is written. (pattern, scale, strong)
 # Public: tests/unit/test_hardware_eval.py checks each one's gate against the plain regex.
 CUE_PATTERNS: list[tuple[str, str, bool]] = [
-    (r"\bon-?device\b", "edge", True),
+    # (thirteenth round) "an on-device cache", "on-device memory" are the accelerator's own memory
+    # (a TPU's, a GPU's), not a phone's
+    (
+        r"\bon-?device\b(?! (?:caches?|caching|memory|memories|buffers?|storage|states?|"
+        r"sampling)\b)",
+        "edge",
+        True,
+    ),
     (r"\bsmart ?phones?\b", "edge", True),
     (r"\bmobile (?:phones?|devices?|GPUs?|SoCs?|platforms?)\b", "edge", True),
     (r"\bfor mobiles?\b", "edge", True),
@@ -366,7 +373,9 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\binter-?GPU\b", "single-node", False),
     (r"\bmulti-?GPU\b", "single-node", False),
     (
-        r"\bmultiple GPUs\b|\bNVLink\b|\bintra-?node\b"
+        # (thirteenth round) NVLink-C2C is the CPU-GPU link inside one superchip, not the link
+        # between GPUs
+        r"\bmultiple GPUs\b|\bNVLink\b(?![- ]?C2C)|\bintra-?node\b"
         r"|\bdistributed (?:inference|serving|deployment)\b",
         "single-node",
         False,
@@ -388,6 +397,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bconsumer(?:-grade)? GPUs?\b", "single-device", True),
+    # (thirteenth round) a system measured "on GPU", with no article, count or plural: one GPU
+    # ("runs 3x faster than TorchRec on GPU"); "on GPU clusters / memory / servers" is not
+    (
+        r"\bon GPU\b(?![\w-]| (?:clusters?|memory|nodes?|servers?|kernels?|pools?|farms?"
+        r"|fleets?|resources|instances|hours|time|usage|utili[sz]ation))",
+        "single-device",
+        True,
+    ),
     # One machine of one's own: "local PCs", "consumer hardware".
     (
         # one branch per adjective: the gate then needs one of them in the text
