@@ -28,6 +28,7 @@ TEST_SPLITS = {
     "test10": "tenth test",
     "test11": "eleventh test",
     "test12": "twelfth test",
+    "test13": "thirteenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
