@@ -116,3 +116,108 @@ def test_a_system_measured_on_gpu_ran_on_one(catalog, abstract):
 )
 def test_gpu_as_a_modifier_is_not_one_device(catalog, abstract, scale):
     assert suggest(catalog, abstract).scale == scale
+
+
+# --- (fourteenth round, after the thirteenth blind split) -----------------------------------------
+
+# A paper's own artifact named like a known system is the artifact, not the machine.
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Frontier: Fast What-If Analysis of Training Jobs",
+            "Frontier predicts the step time of a training job from its graph; across 40 jobs "
+            "Frontier is within 6% of measured step times.",
+        ),
+        (
+            "Predicting Serving Latency",
+            "We introduce Frontier, a predictor of serving latency for disaggregated "
+            "deployments. Frontier needs no GPUs to run.",
+        ),
+    ],
+)
+def test_an_artifact_named_like_a_supercomputer_is_not_the_machine(catalog, title, abstract):
+    s = suggest(catalog, abstract, title)
+    assert s.scale != "multi-node", s.target
+    assert not {"v100", "mi250x"} & set(s.devices), s.devices
+
+
+def test_the_supercomputer_itself_is_still_the_machine(catalog):
+    s = suggest(
+        catalog,
+        "We scale training of a 70B model to 1,024 GCDs on Frontier and study its I/O.",
+        "Training on Frontier: Lessons Learned",
+    )
+    assert s.scale == "multi-node"
+    assert "mi250x" in s.devices
+
+
+# A count followed by the list of the different devices counted: each one in turn.
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We benchmark our GEMM kernels on three GPUs: A100, H100 and RTX 4090, and reach "
+        "85% of peak on each.",
+        "Our attention kernel is evaluated on four NVIDIA GPUs spanning three generations "
+        "(V100, A100, L40S and H100) against FlashAttention.",
+    ],
+)
+def test_a_count_of_listed_device_kinds_is_one_at_a_time(catalog, abstract):
+    s = suggest(catalog, abstract)
+    assert s.scale == "single-device", s.target
+
+
+@pytest.mark.parametrize(
+    ("abstract", "scale"),
+    [
+        # a count of the same device is a setup
+        ("We train on four GPUs (A100 80GB) with tensor parallelism.", "single-node"),
+        # counts inside the list are a setup of mixed devices
+        ("Our cluster has 16 GPUs: 8 A100 and 8 H100 in two servers.", "multi-node"),
+    ],
+)
+def test_a_count_of_one_device_kind_stays_a_setup(catalog, abstract, scale):
+    assert suggest(catalog, abstract).scale == scale
+
+
+# "Without real hardware" is not a run on real hardware.
+
+
+def test_a_simulator_that_needs_no_real_hardware_is_not_a_setup(catalog):
+    s = suggest(
+        catalog,
+        "Our planner combines queueing theory with discrete-event simulation and a GPU "
+        "performance model of A100 and H100, all without requiring access to real hardware.",
+        "fleet-planner: Capacity Planning for Inference Fleets",
+    )
+    assert s.scale == "unknown", s.target
+
+
+def test_a_simulator_also_run_on_real_hardware_keeps_its_setup(catalog):
+    s = suggest(
+        catalog,
+        "We validate our discrete-event simulation against real hardware: on 8 H100 GPUs "
+        "its error is below 5%.",
+    )
+    assert s.scale == "single-node", s.target
+
+
+# A cost model validated on a real device: the device is the setup.
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "An analytical cost model chooses how to split the model between the CPU and GPU of "
+        "a phone SoC; it is validated on a smartphone with a Snapdragon 8 Gen 3 and predicts "
+        "a 1.5x speedup.",
+        "An analytical latency model picks the partition of each layer; validated on an "
+        "edge device with an Arm CPU and a Mali GPU, it reaches 1.6x.",
+    ],
+)
+def test_a_cost_model_validated_on_a_device_is_run_there(catalog, abstract):
+    assert suggest(catalog, abstract).scale == "edge"

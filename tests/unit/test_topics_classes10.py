@@ -105,3 +105,37 @@ def test_latency_characterisation_on_edge_hardware_is_serving(taxonomy, title, a
 )
 def test_edge_words_in_passing_are_not_serving(taxonomy, title, abstract):
     assert "serving" not in topics(taxonomy, title, abstract)
+
+
+# --- (thirteenth topic round, after the thirteenth blind split) ----------------------------------
+# A paper's own artifact named Frontier is not the supercomputer.
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Frontier: Predicting the Latency of Disaggregated Serving",
+            "Frontier models prefill and decode pools as queues under any parallelism. "
+            "Frontier predicts tail latency within 5%, for serving and for post-training "
+            "rollouts, on one laptop.",
+        ),
+        (
+            "Frontier: Faithful Simulation of Disaggregated LLM Serving",
+            "Serving stacks now mix disaggregation and complex parallelism. We present "
+            "Frontier, a discrete-event simulator; Frontier predicts SLO attainment within 3% "
+            "and also sizes the fleets of RL post-training.",
+        ),
+    ],
+)
+def test_an_artifact_named_frontier_is_not_a_training_system(taxonomy, title, abstract):
+    assert "training-parallelism" not in topics(taxonomy, title, abstract)
+
+
+def test_training_on_the_frontier_supercomputer_still_counts(taxonomy):
+    assert "training-parallelism" in topics(
+        taxonomy,
+        "Training a Trillion-Parameter Model on Frontier",
+        "We train a 1T model with 3D parallelism (tensor, pipeline and data parallel) on "
+        "Frontier across 3,072 GCDs, reaching 31% of peak.",
+    )

@@ -40,8 +40,9 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # hardware 2: the fourth-split classes (counts in K, multi-node cues, pre-training compute);
 # 3 and topics 2: the fifth-split classes; hardware 4: space-grouped counts ("16 384 GPUs");
 # hardware 10: the twelfth round (cue plurals, kernel methods, chip designs, parallel systems);
-# hardware 11: the thirteenth round (NVLink-C2C, on-device memory, "on GPU").
-COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "11"}
+# hardware 11: the thirteenth round (NVLink-C2C, on-device memory, "on GPU"); 12: the
+# fourteenth (own names like a system, counts of listed kinds, no real hardware).
+COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "12"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)

@@ -769,6 +769,9 @@ class CountMention:
     background: bool = False
     baseline: bool = False
     sentence: int = -1
+    # (fourteenth round) "on three GPUs: A100, H100 and RTX 4090": the count of the different
+    # devices listed after it, each run in turn, not a setup of three
+    kinds: bool = False
 
 
 @dataclass(frozen=True)
@@ -966,6 +969,64 @@ def _own_name_hits(text: str, lowered: str) -> list[int]:
     if not names:
         return []
     return _word_hits(text, names)
+
+
+# What may stand between a count and the list of the devices it counts: "three NVIDIA GPUs
+# spanning Hopper and Blackwell: H100, ...", "four GPUs (V100, A100, ...)", "two GPUs, namely".
+_LIST_OPENS = re.compile(
+    r"[^.;:(]{0,60}?(?::|\(|,?\s+(?:namely|including|such as|i\.e\.,?)\s)", re.IGNORECASE
+)
+
+
+def _mark_kind_counts(facts: TextFacts, texts: dict[str, str]) -> None:
+    """Mark a device count followed by a list of at least two different devices, none counted
+    itself, as the count of the kinds compared ("three GPUs: A100, H100 and RTX 4090")."""
+    for count in facts.counts:
+        if count.unit != "device" or count.count < 2 or count.vague:
+            continue
+        text = texts.get(count.span.source, "")
+        opened = _LIST_OPENS.match(text, count.span.end)
+        if opened is None:
+            continue
+        listed = [
+            x
+            for x in facts.mentions
+            if x.kind == "device"
+            and x.span.source == count.span.source
+            and opened.end() <= x.span.start < opened.end() + 120
+            and x.sentence == count.sentence
+        ]
+        if len({x.ref for x in listed}) >= 2 and all(x.count is None for x in listed):
+            count.kinds = True
+
+
+# (fourteenth round) The name a paper gives its own artifact, introduced by the title ("Frontier:
+# Towards ...") or by "we present Frontier, a simulator": a catalog system of the same name
+# (the Frontier supercomputer) is then the paper's artifact. Looked for only when a system is
+# named, so it costs nothing on most papers.
+_TITLE_NAME = re.compile(r"\s*(?P<name>[A-Z][\w-]*)\s*:")
+_INTRODUCED_NAME = re.compile(
+    r"\b(?:we|this (?:paper|work))\s+(?:introduce|propose|present|develop|design|build|implement)s?"
+    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:new|novel)\s+)?(?P<name>[A-Z][\w-]*)\s*[,:(]",
+    re.IGNORECASE,
+)
+
+
+def _introduced_names(title: str, abstract: str) -> set[str]:
+    names = set()
+    titled = _TITLE_NAME.match(title)
+    if titled:
+        names.add(titled.group("name"))
+    for match in _INTRODUCED_NAME.finditer(abstract):
+        name = match.group("name")
+        if name[0].isupper():  # the flag is for "We"/"we": the name itself is capitalised
+            names.add(name)
+    return names
+
+
+def _last_word(quote: str) -> str:
+    words = re.findall(r"[\w-]+", quote)
+    return words[-1] if words else ""
 
 
 def _is_word(char: str) -> bool:
@@ -1515,6 +1576,15 @@ def extract(
         if doc.source != "curated":
             facts.sizes.extend(_sizes(m, doc))
         offset += len(doc.sentences)
+    _mark_kind_counts(facts, {d.source: d.text for d in docs})
+    if any(x.kind == "system" for x in facts.mentions):
+        own = _introduced_names(title, abstract)
+        if own:
+            facts.mentions = [
+                x
+                for x in facts.mentions
+                if x.kind != "system" or _last_word(x.span.quote) not in own
+            ]
     title_doc, abstract_doc = docs[0], docs[1]
     both = f"{title}\n{abstract}"
     # No literal spans the line break: the joined text holds what either part holds.
