@@ -72,3 +72,73 @@ def test_a_closed_stderr_does_not_stop_the_command():
     closed = io.StringIO()
     closed.close()
     ReenrichNotice(closed)(0, 5000)  # no exception
+
+
+def _stale_library(home) -> tuple[str, int]:
+    """A library imported with the packaged taxonomy, then a taxonomy override that disables
+    every built-in topic but MoE (every stored paper's topics are stale). Returns a paper with
+    topics, none of them MoE, and the count."""
+    library = open_library(AppContext())
+    import_files(library, [SEED_DEC09, SEED_DEC10])
+    paper_id = library.conn.execute(
+        "SELECT id FROM papers WHERE topics != '[]' AND topics NOT LIKE '%moe%' ORDER BY id LIMIT 1"
+    ).fetchone()[0]
+    papers = library.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+    library.close()
+    config = home / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    disabled = "".join(
+        f"  - id: {topic}\n    enabled: false\n"
+        for topic in ("kernels", "serving", "training-parallelism")
+    )
+    (config / "taxonomy.yaml").write_text(f"topics:\n{disabled}", encoding="utf-8")
+    return paper_id, papers
+
+
+def _stale_ids() -> set[str]:
+    library = open_library(AppContext())
+    try:
+        fingerprint = library.enricher.fingerprint
+        return {
+            row[0]
+            for row in library.conn.execute(
+                "SELECT id FROM papers WHERE enrich_fp IS NOT ?", (fingerprint,)
+            )
+        }
+    finally:
+        library.close()
+
+
+def test_show_after_a_rules_change_enriches_that_paper_only(home, monkeypatch, capsys):
+    paper_id, papers = _stale_library(home)
+    monkeypatch.setattr(ReenrichNotice, "MIN_PAPERS", 1)
+
+    assert main(["show", paper_id, "--offline", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["topics"] == []  # read under the new taxonomy, not as stored
+    assert err == ""  # nothing to wait for
+    stale = _stale_ids()
+    assert paper_id not in stale and len(stale) == papers - 1
+
+    # a command about the whole library still enriches the rest, once, and says so
+    assert main(["papers", "--format", "json", "--limit", "1"]) == 0
+    assert "enriching" in capsys.readouterr().err
+    assert _stale_ids() == set()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tag", "{id}", "to-read"],
+        ["bookmark", "{id}"],
+        ["tags"],
+        ["list", "create", "queue"],
+    ],
+)
+def test_commands_that_read_no_enrichment_do_not_wait_for_it(home, monkeypatch, capsys, argv):
+    paper_id, papers = _stale_library(home)
+    monkeypatch.setattr(ReenrichNotice, "MIN_PAPERS", 1)
+
+    assert main([a.format(id=paper_id) for a in argv]) == 0
+    assert "enriching" not in capsys.readouterr().err
+    assert len(_stale_ids()) == papers  # left for a command that reads it

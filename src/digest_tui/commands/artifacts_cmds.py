@@ -42,7 +42,7 @@ def cmd_artifacts(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.sources.hf_artifacts import fetch_artifacts
     from digest_tui.textsafe import printable
 
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")  # reads the paper's arXiv id only
     row = resolve_or_fail(library, args.id)
     arxiv_id = normalize_arxiv_id(row["arxiv_id"] or "")
     if arxiv_id is None:

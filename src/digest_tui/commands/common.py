@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from digest_tui.errors import AmbiguousId, UnknownPaper
 from digest_tui.textsafe import escape_unsafe_in_json, one_line, printable
@@ -16,14 +16,30 @@ if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydanti
     from digest_tui.store.library import Library
 
 
-def open_for_command(ctx: AppContext) -> Library:
+def open_for_command(ctx: AppContext, *, enrich: Literal["all", "none"] = "all") -> Library:
+    """The library a command works on. After the rules or data files change, stored papers
+    are enriched again first when the command reads enrichment across the library
+    (`enrich="all"`: listing, search, export); a command that reads none (tags, notes, lists,
+    sync) or one paper (`fresh_paper`) does not wait for the whole library."""
     from digest_tui.service import load_sample_if_empty, open_library
 
     library = open_library(ctx)
     load_sample_if_empty(library)
-    if library.has_stale():  # one meta read when nothing is stale, not a scan of every paper
+    # one meta read when nothing is stale, not a scan of every paper
+    if enrich == "all" and library.has_stale():
         library.reenrich(progress=ReenrichNotice(sys.stderr))
     return library
+
+
+def fresh_paper(library: Library, ident: str):  # type: ignore[no-untyped-def]
+    """`resolve_or_fail`, with that one paper enriched again first when the rules changed
+    since it was stored: `show ID` after an upgrade answers at once instead of re-enriching
+    every paper (the next command that reads the whole library does that)."""
+    row = resolve_or_fail(library, ident)
+    if library.has_stale() and library.reenrich(rowids=[int(row["rowid"])]):
+        row = library.conn.execute("SELECT * FROM papers WHERE rowid = ?", (row["rowid"],))
+        row = row.fetchone()
+    return row
 
 
 class ReenrichNotice:

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     add_format,
+    fresh_paper,
     open_for_command,
     plural,
     positive_int,
-    resolve_or_fail,
     write_json,
     write_table,
 )
@@ -246,8 +246,8 @@ def cmd_show(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.commands.repro_view import repro_view
     from digest_tui.paper_view import paper_view
 
-    library = open_for_command(ctx)
-    view = paper_view(library, resolve_or_fail(library, args.id), ctx.machines)
+    library = open_for_command(ctx, enrich="none")
+    view = paper_view(library, fresh_paper(library, args.id), ctx.machines)
     # `repo_health: false` in config.yaml: never ask GitHub, as in the app.
     offline = args.offline or not ctx.repo_health
     repro = repro_view(ctx, view, offline=offline)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
+    fresh_paper,
     open_for_command,
     plural,
     positive_int,
@@ -223,8 +224,8 @@ def cmd_open(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_view import paper_view
     from digest_tui.urls import open_url
 
-    library = open_for_command(ctx)
-    paper = paper_view(library, resolve_or_fail(library, args.id)).to_json()
+    library = open_for_command(ctx, enrich="none")
+    paper = paper_view(library, fresh_paper(library, args.id)).to_json()
     if args.paper:
         url = paper_page_url(paper)
     else:

@@ -161,7 +161,7 @@ _FLAG_WORDS = {
 
 
 def cmd_flag(ctx: AppContext, args: argparse.Namespace) -> int:
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     state = library.state
     done, already = _FLAG_WORDS[args.flag]
     for paper_id in _resolve_all(library, args.ids):
@@ -174,7 +174,7 @@ def cmd_flag(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_tag(ctx: AppContext, args: argparse.Namespace) -> int:
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     paper_id = resolve_or_fail(library, args.id)["id"]
     if args.remove:
         removed = library.state.remove_tags(paper_id, args.tags)
@@ -196,7 +196,7 @@ def cmd_tag(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_tags(ctx: AppContext, args: argparse.Namespace) -> int:
-    counts = open_for_command(ctx).state.tag_counts()
+    counts = open_for_command(ctx, enrich="none").state.tag_counts()
     if args.format == "json":
         write_json([{"tag": tag, "count": n} for tag, n in counts.items()])
     else:
@@ -226,7 +226,7 @@ def _print_conflicts(paper_id: str, conflicts: list[NoteVersion], out=sys.stderr
 
 
 def cmd_note(ctx: AppContext, args: argparse.Namespace) -> int:
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     paper_id = resolve_or_fail(library, args.id)["id"]
     state = library.state
     current = state.note(paper_id)
@@ -336,7 +336,7 @@ def _edit(initial: str, ctx: AppContext) -> str:
 
 
 def cmd_lists(ctx: AppContext, args: argparse.Namespace) -> int:
-    lists = open_for_command(ctx).state.lists()
+    lists = open_for_command(ctx, enrich="none").state.lists()
     if args.format == "json":
         write_json([{"id": i.list_id, "name": i.name, "count": i.count} for i in lists])
     elif not lists:
@@ -347,25 +347,25 @@ def cmd_lists(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_list_create(ctx: AppContext, args: argparse.Namespace) -> int:
-    info = open_for_command(ctx).state.create_list(args.name)
+    info = open_for_command(ctx, enrich="none").state.create_list(args.name)
     print(f"created list {info.name!r} ({info.list_id})")
     return 0
 
 
 def cmd_list_rename(ctx: AppContext, args: argparse.Namespace) -> int:
-    info = open_for_command(ctx).state.rename_list(args.name, args.new_name)
+    info = open_for_command(ctx, enrich="none").state.rename_list(args.name, args.new_name)
     print(f"renamed list {args.name!r} to {info.name!r}")
     return 0
 
 
 def cmd_list_delete(ctx: AppContext, args: argparse.Namespace) -> int:
-    info = open_for_command(ctx).state.delete_list(args.name)
+    info = open_for_command(ctx, enrich="none").state.delete_list(args.name)
     print(f"deleted list {info.name!r} ({plural(info.count, 'paper')})")
     return 0
 
 
 def cmd_list_members(ctx: AppContext, args: argparse.Namespace) -> int:
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     library.state.find_list(args.name)  # a missing list is the first thing to report
     ids = _resolve_all(library, args.ids)
     if args.remove:
@@ -386,7 +386,7 @@ def cmd_list_members(ctx: AppContext, args: argparse.Namespace) -> int:
 
 
 def cmd_list_move(ctx: AppContext, args: argparse.Namespace) -> int:
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     paper_id = resolve_or_fail(library, args.id)["id"]
     anchor = args.before or args.after
     if anchor is not None:
@@ -405,10 +405,14 @@ def cmd_list_move(ctx: AppContext, args: argparse.Namespace) -> int:
 def cmd_list_show(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.paper_view import paper_view
 
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     view = library.state.show_list(args.name)
     if args.format == "json":
         rows = [library.resolve(e.id) for e in view.entries]
+        if library.has_stale() and library.reenrich(
+            rowids=[int(r["rowid"]) for r in rows if r is not None]
+        ):
+            rows = [library.resolve(e.id) for e in view.entries]  # as enriched now
         write_json(
             {
                 "id": view.info.list_id,

@@ -108,7 +108,7 @@ def _errors(func: Any) -> Any:
 def cmd_sync(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.sync.engine import SyncEngine
 
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     progress = _progress() if args.format == "text" else None
     with SyncEngine(library, progress=progress) as engine:
         report = engine.sync(full=args.full, compact=not args.no_compact, reclaim=args.reclaim)
@@ -129,7 +129,7 @@ def cmd_init(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.sync.engine import SyncEngine, init_remote
     from digest_tui.sync.remote import is_url, normalize_spec
 
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     stored, had_credentials = normalize_spec_or_fail(normalize_spec, args.remote)
     if args.keyring:
         if not is_url(stored):
@@ -196,7 +196,7 @@ def cmd_status(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.sync.ledger import configured_remote
     from digest_tui.sync.status import local_status
 
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     status = local_status(library)  # what this machine knows: no network
     if args.format == "json":
         write_json(status.to_json())
@@ -244,7 +244,7 @@ def cmd_status(ctx: AppContext, args: argparse.Namespace) -> int:
 def cmd_forget(ctx: AppContext, args: argparse.Namespace) -> int:
     from digest_tui.sync.status import forget_device, local_status
 
-    library = open_for_command(ctx)
+    library = open_for_command(ctx, enrich="none")
     known = {p.device for p in local_status(library).peers}
     if args.device not in known:
         raise CommandError(

@@ -700,6 +700,7 @@ class Library:
         batch: int = 500,
         workers: int | None = None,
         pause: Callable[[], None] | None = None,
+        rowids: Sequence[int] | None = None,
     ) -> int:
         """Enrich papers again (those enriched with older data, or all); return how many.
 
@@ -713,7 +714,10 @@ class Library:
         are enough papers to pay for starting them (`parallel.MIN_PAPERS`), else none.
         `pause`, when given, is called before each batch, outside any transaction: the app
         waits there while the reader types (the batch after it is already being enriched in
-        the workers, so the pause costs the re-enrichment little)."""
+        the workers, so the pause costs the re-enrichment little).
+
+        `rowids`, when given, limits the work to those papers (a command about one paper
+        enriches that one, not the library); the library is then not marked fresh."""
         from digest_tui.enrich.pipeline import COMPONENTS, encode_columns
 
         fingerprint = self._fingerprint()
@@ -722,10 +726,14 @@ class Library:
         enricher = self.enricher
         assert enricher is not None
         where = "WHERE enrich_fp IS NOT ?" if only_stale else "WHERE ? IS NOT NULL"
+        params: list[Any] = [fingerprint]
+        if rowids is not None:
+            where += f" AND rowid IN ({','.join('?' * len(rowids))})"
+            params.extend(rowids)
         stale_by_fp: dict[str | None, frozenset[str]] = {}
         todo: list[tuple[int, frozenset[str]]] = []
         for rowid, stored_fp in self.conn.execute(
-            f"SELECT rowid, enrich_fp FROM papers {where}", (fingerprint,)
+            f"SELECT rowid, enrich_fp FROM papers {where}", params
         ):
             if stored_fp not in stale_by_fp:
                 stale_by_fp[stored_fp] = (
@@ -762,8 +770,9 @@ class Library:
                 done += len(chunk)
                 if progress is not None:
                     progress(done, total)
-        with transaction(self.conn):
-            self.set_meta(_ENRICHED_FP, fingerprint)
+        if rowids is None:
+            with transaction(self.conn):
+                self.set_meta(_ENRICHED_FP, fingerprint)
         return total
 
     def _submit_batch(
