@@ -29,6 +29,7 @@ TEST_SPLITS = {
     "test11": "eleventh test",
     "test12": "twelfth test",
     "test13": "thirteenth test",
+    "test14": "fourteenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
