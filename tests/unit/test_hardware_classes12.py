@@ -221,3 +221,19 @@ def test_a_simulator_also_run_on_real_hardware_keeps_its_setup(catalog):
 )
 def test_a_cost_model_validated_on_a_device_is_run_there(catalog, abstract):
     assert suggest(catalog, abstract).scale == "edge"
+
+
+# A count grouped by commas and glued to its unit: "a 4,000-GPU cluster" is 4,000 GPUs.
+
+
+@pytest.mark.parametrize(
+    ("abstract", "count"),
+    [
+        ("Deployed on a 4,000-GPU cluster for a year, it located every hang.", 4000),
+        ("We ran the job on a 1,024-GPU cluster.", 1024),
+    ],
+)
+def test_a_comma_grouped_count_glued_to_its_unit(catalog, abstract, count):
+    s = suggest(catalog, abstract)
+    assert s.scale == "multi-node", s.target
+    assert f"{count:,}" in s.target

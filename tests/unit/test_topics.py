@@ -92,7 +92,10 @@ def test_compute_kernels_are_kernels(taxonomy: Taxonomy, abstract: str) -> None:
 
 def test_gaussian_kernel_gives_no_evidence_but_cuda_kernel_does(taxonomy: Taxonomy) -> None:
     assert phrases(taxonomy, "kernels", "We smooth it with a Gaussian kernel.") == []
-    assert phrases(taxonomy, "kernels", "We smooth it with a fused CUDA kernel.") == ["cuda kernel"]
+    # (fourteenth topic round) the whole fused operator is the evidence
+    assert phrases(taxonomy, "kernels", "We smooth it with a fused CUDA kernel.") == [
+        "fused cuda kernel"
+    ]
 
 
 @pytest.mark.parametrize(

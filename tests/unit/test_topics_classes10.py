@@ -139,3 +139,51 @@ def test_training_on_the_frontier_supercomputer_still_counts(taxonomy):
         "We train a 1T model with 3D parallelism (tensor, pipeline and data parallel) on "
         "Frontier across 3,072 GCDs, reaching 31% of peak.",
     )
+
+
+# --- (after the fourteenth blind split) ----------------------------------------------------------
+# Compute shaders are GPU kernels; a fused operator named with a word between; measured against
+# hand-optimized libraries.
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Sparse Attention for Phones",
+            "We write Vulkan compute shaders that skip masked blocks and run 3x faster than the "
+            "dense path on a mobile GPU.",
+        ),
+        (
+            "Quantized KV Attention on Laptops",
+            "Our fused int4_attn kernel reads the packed cache directly; decoding at 32K "
+            "context is 6x faster than dequantizing first.",
+        ),
+        (
+            "AutoAttn: Portable Attention Implementations",
+            "AutoAttn searches tile sizes per device and matches manually-optimized libraries "
+            "on four accelerators with a tenth of the code.",
+        ),
+    ],
+)
+def test_shaders_fused_operators_and_hand_tuned_yardsticks_are_kernels(taxonomy, title, abstract):
+    assert "kernels" in topics(taxonomy, title, abstract)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        # graphics shading, not compute
+        (
+            "Neural Materials in Real Time",
+            "Our fragment shaders evaluate a tiny MLP per pixel for photorealistic rendering.",
+        ),
+        # a library a model paper uses, not a yardstick
+        (
+            "A Data Loader for Speech",
+            "Our loader wraps hand-written audio libraries and speeds up training input by 2x.",
+        ),
+    ],
+)
+def test_graphics_shaders_and_used_libraries_are_not_kernels(taxonomy, title, abstract):
+    assert "kernels" not in topics(taxonomy, title, abstract)
