@@ -78,3 +78,50 @@ def test_import_with_workers_stores_what_an_import_without_them_stores(tmp_path)
     )
     assert report.new > 100
     assert rows(parallel.conn) == rows(serial.conn)
+
+
+# A fresh process whose stderr is captured the way Textual captures it inside the app (an object
+# whose fileno() is -1), with a second thread running (so workers are spawned, as in the app):
+# starting the pool used to fail with "bad value(s) in fds_to_keep".
+_CAPTURED_STDERR = """
+import sys, threading
+from digest_tui.enrich.parallel import EnrichPool
+from digest_tui.enrich.pipeline import COMPONENTS, Enricher
+from digest_tui.models import Paper
+
+class Captured:
+    def write(self, text): return len(text)
+    def flush(self): pass
+    def fileno(self): return -1
+
+sys.stderr = Captured()
+stop = threading.Event()
+threading.Thread(target=stop.wait, daemon=True).start()
+enricher = Enricher(None)
+enricher.load()
+paper = Paper(id="p", title="Fused CUDA kernels for attention", abstract="We write Triton kernels.")
+try:
+    with EnrichPool(enricher, 2) as pool:
+        parts = pool.gather(pool.submit_parts([(paper, [], frozenset(COMPONENTS), [])]))
+except Exception as exc:  # stderr is the capture: say it where the test reads
+    print(f"failed: {exc!r}")
+    raise SystemExit(1)
+stop.set()
+print(parts[0]["topics"])
+"""
+
+
+def test_workers_start_when_stderr_has_no_file_descriptor() -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _CAPTURED_STDERR],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "kernels" in done.stdout

@@ -250,3 +250,43 @@ def test_refresh_after_import_is_bounded_and_never_starts_a_full_pass(library):
     add(library, GEMM, ("Another GEMM kernel paper", "GEMM kernels."), day=2)
     done = refresh_after_import(library.conn)
     assert done.skipped == "full pass due" and done.left == 2 and not done.report.full
+
+
+def test_a_full_build_lets_other_writers_in_between_its_batches(tmp_path, monkeypatch):
+    """The first build of a large library takes a minute or two: it commits batch by batch,
+    so a bookmark (or re-enrichment) on another connection is written meanwhile instead of
+    failing on a busy library; the index reads as pending until the pass ends."""
+    import threading
+    import time
+
+    path = tmp_path / "library.sqlite3"
+    library = Library(connect(path), None)
+    add(
+        library,
+        *[(f"Paper {n} on expert routing", f"Experts and tokens, case {n}.") for n in range(60)],
+    )
+    monkeypatch.setattr(index_module, "_FULL_BATCH", 5)
+    slow_vector = SimilarIndex._vector
+
+    def vector(self, *args):  # a slower machine: the pass lasts seconds, not milliseconds
+        time.sleep(0.01)
+        return slow_vector(self, *args)
+
+    monkeypatch.setattr(SimilarIndex, "_vector", vector)
+    builder = threading.Thread(target=lambda: SimilarIndex(connect(path)).refresh())
+    builder.start()
+    other = connect(path)
+    other.execute("PRAGMA busy_timeout = 500")
+    deadline = time.monotonic() + 30
+    while other.execute("SELECT count(*) FROM similar_docs").fetchone()[0] == 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert builder.is_alive(), "vectors became visible only when the whole pass ended"
+    assert SimilarIndex(other).needs_full_build()  # nobody searches a half-built index
+    with other:  # a write between two batches: the lock is free within 500 ms
+        other.execute("INSERT INTO meta (key, value) VALUES ('written', 'during the build')")
+    builder.join()
+    index = SimilarIndex(other)
+    assert not index.needs_full_build()
+    assert other.execute("SELECT count(*) FROM similar_docs").fetchone()[0] == 60
+    assert other.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()[0]

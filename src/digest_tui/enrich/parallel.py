@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,29 @@ def _compute_parts_chunk(tasks: list[PartsTask]) -> list[dict[str, Any]]:
     return [encode_columns(_worker.compute_parts(*task)) for task in tasks]
 
 
+@contextmanager
+def _real_stderr() -> Iterator[None]:
+    """A real file as `sys.stderr` while processes start. multiprocessing hands
+    `sys.stderr.fileno()` to its resource tracker; inside the app, Textual captures stderr with
+    an object whose fileno() is -1, and starting the workers failed ("bad value(s) in
+    fds_to_keep"), so re-enriching a large library in the app never ran. The null device:
+    nothing the tracker says may land on the app's screen."""
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable:
+        yield
+        return
+    saved = sys.stderr
+    with open(os.devnull, "w", encoding="utf-8") as null:
+        sys.stderr = null
+        try:
+            yield
+        finally:
+            sys.stderr = saved
+
+
 def default_workers() -> int:
     """Worker processes for a large import: one per core (the caller stores meanwhile)."""
     return os.cpu_count() or 1
@@ -74,12 +99,13 @@ class EnrichPool:
     def _started(self) -> ProcessPoolExecutor:
         if self._executor is None:
             method = "fork" if threading.active_count() == 1 else "spawn"
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context(method),
-                initializer=_start_worker,
-                initargs=(self.enricher.config_dir, self.enricher.fallback_taxonomy),
-            )
+            with _real_stderr():
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context(method),
+                    initializer=_start_worker,
+                    initargs=(self.enricher.config_dir, self.enricher.fallback_taxonomy),
+                )
         return self._executor
 
     def _submit(self, work: Callable[[list[Any]], list[Any]], items: Sequence[Any]) -> list[Future]:
@@ -87,9 +113,11 @@ class EnrichPool:
         if not items:
             return []
         executor = self._started()
-        return [
-            executor.submit(work, list(items[i : i + _CHUNK])) for i in range(0, len(items), _CHUNK)
-        ]
+        with _real_stderr():  # submit starts the worker processes the pool still lacks
+            return [
+                executor.submit(work, list(items[i : i + _CHUNK]))
+                for i in range(0, len(items), _CHUNK)
+            ]
 
     def submit(self, papers: Sequence[Paper]) -> list[Future]:
         return self._submit(_enrich_chunk, papers)

@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,13 @@ VERSION = "1"
 TERMS_PER_PAPER = 64
 REWEIGHT_FACTOR = 1.25
 _BATCH = 500
+# Between two batches of a full pass the write lock is left free this long. SQLite has no queue
+# of writers: one waiting on a busy library retries after sleeps of up to 100 ms, so a lock
+# taken again at once would starve it (a bookmark would fail after its 5 s wait); a gap as
+# long as the longest sleep lets every waiter in. With _FULL_BATCH papers per batch (about a
+# second of work here) the gaps add ~10 % to the pass, and a writer waits a second at most.
+_WRITER_GAP = 0.1
+_FULL_BATCH = 1000
 # A query term held by more than this share of the library (and more than COMMON_FLOOR papers)
 # is left out of the search: its postings list is most of the work (at 100,000 synthetic
 # papers a full query walks ~640,000 postings, 300 ms; without such terms ~21,000, 5 ms) and
@@ -77,10 +85,13 @@ class SimilarIndex:
         conn = self.conn
         if not self._needs_full() and not conn.execute("SELECT 1 FROM similar_dirty").fetchone():
             return RefreshReport()
+        if self._needs_full():
+            return self._rebuild_all() if full else RefreshReport()
         with transaction(conn):
-            # Decided again under the write lock: another process may have refreshed already.
+            # Decided again under the write lock: another process may have refreshed already
+            # (or started a full pass, which rebuilds these papers too).
             if self._needs_full():
-                return self._rebuild_all() if full else RefreshReport()
+                return RefreshReport()
             sql = "SELECT paper_rowid FROM similar_dirty ORDER BY paper_rowid"
             params: tuple[int, ...] = ()
             if limit is not None:
@@ -135,22 +146,52 @@ class SimilarIndex:
         return int(self.conn.execute("SELECT count(*) FROM papers").fetchone()[0])
 
     def _rebuild_all(self) -> RefreshReport:
+        """Every vector again, `_FULL_BATCH` papers per write transaction. The write lock is never
+        held for the whole pass (a minute or two at 100,000 papers): the app's marks, tags,
+        notes and re-enrichment, and other commands, write between batches instead of failing
+        on a busy library after SQLite's 5 s wait. The version goes first and comes back
+        last, so until the pass ends the index reads as pending (`needs_full_build`) and
+        nobody searches a half-built one; a pass cut short (the app closed) starts again."""
         conn = self.conn
-        conn.execute("DELETE FROM similar_postings")
-        conn.execute("DELETE FROM similar_docs")
-        conn.execute("DELETE FROM similar_dirty")
-        total = self._paper_count()
-        self._snapshot_document_frequencies()
-        built = 0
-        cursor = conn.execute("SELECT rowid, title, abstract, keywords FROM papers")
-        while batch := cursor.fetchmany(_BATCH):
-            for rowid, title, abstract, keywords in batch:
-                vector = self._vector(title, abstract, keywords, total)
-                self._store(rowid, _fingerprint(title, abstract, keywords), vector, [])
-                built += 1
-        self._set_meta("similar_version", VERSION)
-        self._set_meta("similar_papers", str(total))
-        return RefreshReport(built=built, full=True)
+        with transaction(conn):
+            if not self._needs_full():
+                return RefreshReport()  # another connection finished one meanwhile
+            conn.execute("DELETE FROM meta WHERE key = 'similar_version'")
+            conn.execute("DELETE FROM similar_postings")
+            conn.execute("DELETE FROM similar_docs")
+            conn.execute("DELETE FROM similar_dirty")
+            total = self._paper_count()
+            self._snapshot_document_frequencies()
+        built, last = 0, -1
+        while True:
+            with transaction(conn):
+                batch = conn.execute(
+                    "SELECT rowid, title, abstract, keywords FROM papers WHERE rowid > ? "
+                    "ORDER BY rowid LIMIT ?",
+                    (last, _FULL_BATCH),
+                ).fetchall()
+                if not batch:
+                    self._set_meta("similar_version", VERSION)
+                    self._set_meta("similar_papers", str(total))
+                    return RefreshReport(built=built, full=True)
+                # Vectors a second pass running at the same time (another process) stored
+                # already: replaced, not duplicated.
+                marks = ",".join("?" * len(batch))
+                stored = {
+                    int(r[0]): [term_id for term_id, _ in json.loads(r[1])]
+                    for r in conn.execute(
+                        "SELECT paper_rowid, terms FROM similar_docs "
+                        f"WHERE paper_rowid IN ({marks})",
+                        [row[0] for row in batch],
+                    )
+                }
+                for rowid, title, abstract, keywords in batch:
+                    vector = self._vector(title, abstract, keywords, total)
+                    fp = _fingerprint(title, abstract, keywords)
+                    self._store(rowid, fp, vector, stored.get(rowid, ()))
+                    built += 1
+            last = batch[-1][0]
+            time.sleep(_WRITER_GAP)
 
     def _rebuild(self, rowids: Sequence[int]) -> RefreshReport:
         conn = self.conn
