@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from digest_tui.enrich.hardware.catalog import Device, HardwareCatalog, meets_floor
 from digest_tui.enrich.hardware.memory import format_gb
-from digest_tui.enrich.hardware.suggest import HardwareSuggestion
+from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
 
 
 class MachineFit(BaseModel):
