@@ -162,8 +162,10 @@ def _verdict(judge: str, guard: str, per_row: str, *, every_key: bool = True) ->
         key_verdict = (
             f"SELECT {judge} FROM paper_fit_keys AS k JOIN fit_keys AS f ON f.id = k.key_id"
         )
+    # `key_id IS NOT NULL`: `NULL IN (an empty list)` is 0, not NULL (no key fits the machine).
     return (
-        f"coalesce(({key_verdict} WHERE k.paper_rowid = p.rowid AND {guard}), "
+        f"coalesce(({key_verdict} WHERE k.paper_rowid = p.rowid AND k.key_id IS NOT NULL "
+        f"AND {guard}), "
         f"(SELECT {per_row} FROM papers AS own WHERE own.rowid = p.rowid))"
     )
 
