@@ -59,15 +59,12 @@ def install_fits(
     # Per key and name: a statement asks about every key of the library (a few thousand), and
     # the search box runs the same query again on each keystroke.
     @lru_cache(maxsize=65536)
-    def key_fits(key: str | None, name: str | None) -> int:
+    def fits_by_key(key: str | None, name: str | None) -> int:
         if not key or not name:
             return 0
         by_name, data = resolved()
         machine = by_name.get(name.casefold())
-        suggestion = suggestion_of_key(key)
-        if machine is None or suggestion is None:
-            return 0
-        return int(machine_fits(suggestion, machine, data))
+        return 0 if machine is None else int(key_fits(key, machine, data))
 
     def by_key() -> int:
         # Without a catalog the fallback rule judges valid suggestions too, on `devices`,
@@ -75,7 +72,7 @@ def install_fits(
         return int(resolved()[1] is not None)
 
     conn.create_function("paper_fits", 2, fits, deterministic=True)
-    conn.create_function("paper_key_fits", 2, key_fits, deterministic=True)
+    conn.create_function("paper_key_fits", 2, fits_by_key, deterministic=True)
     conn.create_function("paper_fits_by_key", 0, by_key, deterministic=True)
 
 
@@ -99,19 +96,45 @@ def fits_problems(parsed: ParsedSearch, machines: MachinesSource) -> list[str]:
 
 def machine_fits(suggestion: dict[str, Any], machine: Machine, catalog: Any) -> bool:
     """True only when the fit is known to hold (an undecidable fit does not match)."""
+    return _fits_parsed(suggestion, _validated(suggestion), machine, catalog)
+
+
+def key_fits(key: str, machine: Machine, catalog: Any) -> bool:
+    """`machine_fits` for the papers of a fit key (store/fit_keys.py), the key's suggestion
+    parsed and validated once for every machine asked about it."""
+    suggestion, parsed = _key_suggestion(key)
+    if suggestion is None:
+        return False
+    return _fits_parsed(suggestion, parsed, machine, catalog)
+
+
+@lru_cache(maxsize=65536)
+def _key_suggestion(key: str) -> tuple[dict[str, Any] | None, Any]:
+    suggestion = suggestion_of_key(key)
+    return suggestion, (_validated(suggestion) if suggestion is not None else None)
+
+
+def _validated(suggestion: dict[str, Any]) -> Any:
+    """The suggestion as a HardwareSuggestion, or None where the fallback rule judges it."""
     try:
-        from digest_tui.enrich.hardware.fit import fit_machines
         from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
     except ImportError:
-        return _fallback_fits(suggestion, machine, catalog)
+        return None
     from pydantic import ValidationError
 
     try:
-        parsed = HardwareSuggestion.model_validate(suggestion)
+        return HardwareSuggestion.model_validate(suggestion)
     except ValidationError:
         # Stored by an older enrichment: re-enrichment will refresh it; judge it simply.
+        return None
+
+
+def _fits_parsed(suggestion: dict[str, Any], parsed: Any, machine: Machine, catalog: Any) -> bool:
+    if parsed is None or catalog is None:
         return _fallback_fits(suggestion, machine, catalog)
-    if catalog is None:
+    try:
+        from digest_tui.enrich.hardware.fit import fit_machines
+    except ImportError:
         return _fallback_fits(suggestion, machine, catalog)
     return _interpret(fit_machines(parsed, [machine], catalog), machine)
 

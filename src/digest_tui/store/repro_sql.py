@@ -39,8 +39,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from digest_tui.store.fit_keys import FITS_MINE_SQL, suggestion_of_key
-from digest_tui.store.fits import MachinesSource, machine_fits
+from digest_tui.store.fit_keys import FITS_MINE_SQL
+from digest_tui.store.fits import MachinesSource, key_fits, machine_fits
 
 SNAPSHOT_SECONDS = 2.0
 T = TypeVar("T")
@@ -183,11 +183,10 @@ def install_repro_functions(
             return 0
         if machine_list is None:
             machine_list = list(machines() if callable(machines) else machines)
-        suggestion = suggestion_of_key(key)
-        if not machine_list or suggestion is None:
+        if not machine_list:
             return 0
         data = catalog() if callable(catalog) else catalog
-        return int(any(machine_fits(suggestion, m, data) for m in machine_list))
+        return int(any(key_fits(key, m, data) for m in machine_list))
 
     def fits_mine_by_key() -> int:
         # As store/fits.py's `paper_fits_by_key`: no catalog, each paper judged from its JSON.
