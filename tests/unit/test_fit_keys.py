@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,15 @@ def test_no_paper_is_judged_from_its_json_when_every_key_is_known(library: Libra
     # Only the papers whose JSON no key stands for (none in this library's JSON).
     unkeyed = conn.execute("SELECT count(*) FROM paper_fit_keys WHERE key_id IS NULL").fetchone()
     assert unkeyed[0] == 0 and judged == []
+
+
+def test_each_key_is_judged_once_per_statement_without_a_limit(library: Library) -> None:
+    conn = library.conn
+    asked: list[str] = []
+    conn.create_function("paper_key_fits", 2, lambda key, name: asked.append(key) or 0)
+    assert library.list_rowids(PaperQuery(search="fits:laptop")) == array("q")
+    keys = conn.execute("SELECT count(*) FROM fit_keys").fetchone()[0]
+    assert sorted(asked) == sorted(set(asked)) and len(asked) == keys
 
 
 def test_pending_papers_are_judged_from_their_json_until_refreshed(library: Library) -> None:
