@@ -144,6 +144,9 @@ def _assert_same(library: Library) -> None:
             assert len(got) == len(set(got))
             negated = library.list_rowids(PaperQuery(search=f"-fits:{name}", limit=limit))
             assert set(negated) == _all(conn) - expected, (name, limit)
+            # With words: ranked off the full-text index, the filter on its rowids.
+            ranked = library.list_rowids(PaperQuery(search=f"paper fits:{name}", limit=limit))
+            assert set(ranked) == expected, (name, limit)
 
 
 def test_fit_keys_select_what_the_per_paper_function_selects(library: Library) -> None:
