@@ -463,7 +463,7 @@ def machine_fit(
     from pydantic import ValidationError
 
     from digest_tui.enrich.hardware.fit import fit_machines
-    from digest_tui.enrich.hardware.suggest import HardwareSuggestion
+    from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
 
     try:
         suggestion = HardwareSuggestion.model_validate(hardware)

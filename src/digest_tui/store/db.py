@@ -2,14 +2,15 @@
 
 Migrations are the files `migrations/NNN_name.sql`, applied in order inside one transaction
 each; `PRAGMA user_version` records the last one applied, so opening an old file upgrades it
-and opening an up-to-date file costs one pragma read.
+and opening an up-to-date file costs one pragma read. A migration whose data SQL cannot
+compute has a Python step (`_python_step`), run after its SQL in the same transaction.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from importlib import resources
 from pathlib import Path
@@ -283,6 +284,15 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
+def _python_step(number: int) -> Callable[[sqlite3.Connection], object] | None:
+    """The Python step of migration `number`, if it has one (imported only to upgrade)."""
+    if number == 9:  # each paper's fit key needs the hardware JSON validated (pydantic)
+        from digest_tui.store.fit_keys import refresh_fit_keys
+
+        return refresh_fit_keys
+    return None
+
+
 def migrate(conn: sqlite3.Connection) -> int:
     """Apply every migration newer than the file's version; return the new version."""
     current = schema_version(conn)
@@ -297,6 +307,9 @@ def migrate(conn: sqlite3.Connection) -> int:
             conn.execute("BEGIN IMMEDIATE")
             for statement in _split_sql(sql):
                 conn.execute(statement)
+            step = _python_step(number)
+            if step is not None:
+                step(conn)
             conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
@@ -306,6 +319,11 @@ def migrate(conn: sqlite3.Connection) -> int:
             if isinstance(exc, LibraryFileError):
                 raise
             raise StoreError(f"migration {name} failed: {exc}") from exc
+        except BaseException:  # a Python step failed (or was interrupted): undo it all
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
     return schema_version(conn)
 
 

@@ -1,9 +1,11 @@
 """`fits:MACHINE`: does a paper's suggested hardware fit one of the user's machines?
 
 The answer needs the hardware catalog and the `machines:` of the config, so it cannot be plain
-SQL: `install_fits` registers a SQL function `paper_fits(hardware_json, machine_name)` on a
-connection, which store/query.py uses. Both inputs are loaded lazily, on the first query that
-asks, so opening the library stays cheap.
+SQL: `install_fits` registers on a connection `paper_key_fits(fit_key, machine_name)`, asked
+once per distinct fit key of the library (store/fit_keys.py: the filter then looks papers up
+by key), its guard `paper_fits_by_key()`, and `paper_fits(hardware_json, machine_name)` for a
+paper without a key yet. Both inputs are loaded lazily, on the first query that asks, so
+opening the library stays cheap.
 
 The fit itself belongs to enrich/hardware/fit.py (`fit_machines(suggestion, machines, catalog)`);
 `_fallback_fits`, a simple rule of memory and device ids, serves only where that cannot be
@@ -19,6 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from digest_tui.search_syntax import ParsedSearch
+from digest_tui.store.fit_keys import suggestion_of_key
 
 if TYPE_CHECKING:  # annotations only: the settings' pydantic models load on first use
     from digest_tui.config import Machine
@@ -31,7 +34,7 @@ def install_fits(
     machines: MachinesSource = (),
     catalog: Any | Callable[[], Any] = None,
 ) -> None:
-    """Register `paper_fits` on `conn` (again, replacing an earlier registration)."""
+    """Register the `fits:` functions on `conn` (again, replacing an earlier registration)."""
 
     @lru_cache(maxsize=1)
     def resolved() -> tuple[dict[str, Machine], Any]:
@@ -53,7 +56,24 @@ def install_fits(
             return 0
         return int(machine_fits(suggestion, machine, data))
 
+    # Per key and name: a statement asks about every key of the library (a few thousand), and
+    # the search box runs the same query again on each keystroke.
+    @lru_cache(maxsize=65536)
+    def fits_by_key(key: str | None, name: str | None) -> int:
+        if not key or not name:
+            return 0
+        by_name, data = resolved()
+        machine = by_name.get(name.casefold())
+        return 0 if machine is None else int(key_fits(key, machine, data))
+
+    def by_key() -> int:
+        # Without a catalog the fallback rule judges valid suggestions too, on `devices`,
+        # which their keys leave out: each paper is then judged from its own JSON.
+        return int(resolved()[1] is not None)
+
     conn.create_function("paper_fits", 2, fits, deterministic=True)
+    conn.create_function("paper_key_fits", 2, fits_by_key, deterministic=True)
+    conn.create_function("paper_fits_by_key", 0, by_key, deterministic=True)
 
 
 def fits_problems(parsed: ParsedSearch, machines: MachinesSource) -> list[str]:
@@ -76,19 +96,45 @@ def fits_problems(parsed: ParsedSearch, machines: MachinesSource) -> list[str]:
 
 def machine_fits(suggestion: dict[str, Any], machine: Machine, catalog: Any) -> bool:
     """True only when the fit is known to hold (an undecidable fit does not match)."""
+    return _fits_parsed(suggestion, _validated(suggestion), machine, catalog)
+
+
+def key_fits(key: str, machine: Machine, catalog: Any) -> bool:
+    """`machine_fits` for the papers of a fit key (store/fit_keys.py), the key's suggestion
+    parsed and validated once for every machine asked about it."""
+    suggestion, parsed = _key_suggestion(key)
+    if suggestion is None:
+        return False
+    return _fits_parsed(suggestion, parsed, machine, catalog)
+
+
+@lru_cache(maxsize=65536)
+def _key_suggestion(key: str) -> tuple[dict[str, Any] | None, Any]:
+    suggestion = suggestion_of_key(key)
+    return suggestion, (_validated(suggestion) if suggestion is not None else None)
+
+
+def _validated(suggestion: dict[str, Any]) -> Any:
+    """The suggestion as a HardwareSuggestion, or None where the fallback rule judges it."""
     try:
-        from digest_tui.enrich.hardware.fit import fit_machines
-        from digest_tui.enrich.hardware.suggest import HardwareSuggestion
+        from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
     except ImportError:
-        return _fallback_fits(suggestion, machine, catalog)
+        return None
     from pydantic import ValidationError
 
     try:
-        parsed = HardwareSuggestion.model_validate(suggestion)
+        return HardwareSuggestion.model_validate(suggestion)
     except ValidationError:
         # Stored by an older enrichment: re-enrichment will refresh it; judge it simply.
+        return None
+
+
+def _fits_parsed(suggestion: dict[str, Any], parsed: Any, machine: Machine, catalog: Any) -> bool:
+    if parsed is None or catalog is None:
         return _fallback_fits(suggestion, machine, catalog)
-    if catalog is None:
+    try:
+        from digest_tui.enrich.hardware.fit import fit_machines
+    except ImportError:
         return _fallback_fits(suggestion, machine, catalog)
     return _interpret(fit_machines(parsed, [machine], catalog), machine)
 

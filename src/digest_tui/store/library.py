@@ -30,6 +30,7 @@ from digest_tui.ids import normalize_arxiv_id, title_key
 from digest_tui.store import db
 from digest_tui.store.db import transaction
 from digest_tui.store.field_caps import cap_fields, where_from
+from digest_tui.store.fit_keys import refresh_fit_keys
 from digest_tui.store.fits import install_fits
 from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
@@ -298,6 +299,7 @@ class Library:
                     self._store_chunk(papers, chunk, day, replace, report, rowids, pending_ops)
             report.warnings[:0] = warnings  # the source's warnings first, as they were found
             self._store_digest(digest, rowids, content_hash, replace, report.warnings)
+            refresh_fit_keys(self.conn)
         return report
 
     def needing_enrichment(self, papers: Sequence[Paper]) -> list[Paper]:
@@ -866,6 +868,7 @@ class Library:
                 "INSERT INTO paper_topics (topic, paper_rowid) VALUES (?, ?)",
                 [(topic, rowid) for rowid, topics in new_topics for topic in topics],
             )
+            refresh_fit_keys(self.conn)
 
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:
         """Attach repos from another source (PwC import, the user); re-enrich; return added."""
@@ -880,6 +883,7 @@ class Library:
                 added += cursor.rowcount
             if added:
                 self._enrich_stored(paper_rowid)
+                refresh_fit_keys(self.conn)
         return added
 
     def _update(self, rowid: int, columns: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from digest_tui.search_syntax import ParsedSearch, fts_query, parse_search
+from digest_tui.store.fit_keys import fits_where
 from digest_tui.store.repro_sql import READINESS_SQL, REPRODUCIBLE_SQL, runnable_where
 
 # bm25 weights for (title, abstract, search_extra = tags and notes).
@@ -314,11 +315,10 @@ def _user_state_filters(
         where.append(f"p.rowid NOT IN ({_IN_LIST})")
         params.extend([name, name])
 
-    # Hardware fit needs the catalog and the user's machines: a SQL function that
-    # store/fits.py installs on the connection.
-    for machine in parsed.values("fits"):
-        where.append("paper_fits(p.hardware, ?) = 1")
-        params.append(machine)
-    for machine in parsed.values("-fits"):
-        where.append("paper_fits(p.hardware, ?) = 0")
-        params.append(machine)
+    # Hardware fit needs the catalog and the user's machines: SQL functions that
+    # store/fits.py installs on the connection, asked once per distinct fit key of the library
+    # (store/fit_keys.py), never about each paper's JSON.
+    for values, positive in ((parsed.values("fits"), True), (parsed.values("-fits"), False)):
+        for machine in values:
+            where.append(fits_where(positive, limited=query.limit is not None))
+            params.extend([machine, machine])

@@ -10,7 +10,9 @@ connection:
 - `paper_readiness(repos_json)`: the best readiness score of the paper's GitHub repos, 0 when
   none was checked;
 - `paper_runnable(repos_json)`: 1 when one of them is runnable (environment + instructions);
-- `paper_fits_mine(hardware_json)`: 1 when the paper's hardware fits one of the machines.
+- `paper_key_fits_mine(fit_key)`: 1 when the papers of that fit key fit one of the machines
+  (store/fit_keys.py: asked once per distinct key), with its guard `paper_fits_mine_by_key()`
+  and `paper_fits_mine(hardware_json)` for a paper without a key yet.
 
 Each reads a snapshot of its cache taken at most SNAPSHOT_SECONDS ago, so a query over
 100,000 papers costs set lookups, and what a background fetch adds shows on the next query.
@@ -37,7 +39,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from digest_tui.store.fits import MachinesSource, machine_fits
+from digest_tui.store.fit_keys import FITS_MINE_SQL
+from digest_tui.store.fits import MachinesSource, key_fits, machine_fits
 
 SNAPSHOT_SECONDS = 2.0
 T = TypeVar("T")
@@ -66,8 +69,7 @@ REPRODUCIBLE_SQL = (
     "(p.has_code"
     " + CASE WHEN paper_weights_known() "
     f"THEN (SELECT paper_has_weights(own.arxiv_id) {_OWN_ROW}) ELSE 0 END"
-    " + CASE WHEN paper_machines_known() "
-    f"THEN (SELECT paper_fits_mine(own.hardware) {_OWN_ROW}) ELSE 0 END)"
+    f" + CASE WHEN paper_machines_known() THEN {FITS_MINE_SQL} ELSE 0 END)"
 )
 
 
@@ -174,6 +176,22 @@ def install_repro_functions(
         data = catalog() if callable(catalog) else catalog
         return int(any(machine_fits(suggestion, m, data) for m in machine_list))
 
+    @lru_cache(maxsize=65536)
+    def key_fits_mine(key: str | None) -> int:
+        nonlocal machine_list
+        if not key:
+            return 0
+        if machine_list is None:
+            machine_list = list(machines() if callable(machines) else machines)
+        if not machine_list:
+            return 0
+        data = catalog() if callable(catalog) else catalog
+        return int(any(key_fits(key, m, data) for m in machine_list))
+
+    def fits_mine_by_key() -> int:
+        # As store/fits.py's `paper_fits_by_key`: no catalog, each paper judged from its JSON.
+        return int((catalog() if callable(catalog) else catalog) is not None)
+
     def machines_known() -> int:
         nonlocal machine_list
         if machine_list is None:
@@ -195,6 +213,8 @@ def install_repro_functions(
     conn.create_function("paper_readiness", 1, lambda repos: best(repos)[0])
     conn.create_function("paper_runnable", 1, lambda repos: int(best(repos)[1]))
     conn.create_function("paper_fits_mine", 1, fits_mine)
+    conn.create_function("paper_key_fits_mine", 1, key_fits_mine)
+    conn.create_function("paper_fits_mine_by_key", 0, fits_mine_by_key, deterministic=True)
 
 
 def _github_keys(repos_json: str) -> list[str]:

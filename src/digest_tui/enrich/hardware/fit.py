@@ -1,4 +1,10 @@
-"""Whether the user's machines (config `machines:`) can reproduce a paper's hardware target."""
+"""Whether the user's machines (config `machines:`) can reproduce a paper's hardware target.
+
+`fits:` judges papers by their fit key (store/fit_keys.py): the suggestion fields `_fit_one`
+reads, and nothing else, so papers whose suggestions differ only in evidence or wording are
+judged once. Reading another field here means adding it to the key (and a migration that marks
+every paper pending); tests/unit/test_fit_keys.py compares the two judgements.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from digest_tui.enrich.hardware.catalog import Device, HardwareCatalog, meets_floor
 from digest_tui.enrich.hardware.memory import format_gb
-from digest_tui.enrich.hardware.suggest import HardwareSuggestion
+from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
 
 
 class MachineFit(BaseModel):

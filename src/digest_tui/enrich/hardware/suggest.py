@@ -27,9 +27,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from digest_tui.enrich.gate import folded, folded_parts, folds
 from digest_tui.enrich.hardware.catalog import Architecture, Device, HardwareCatalog, meets_floor
@@ -39,6 +37,7 @@ from digest_tui.enrich.hardware.memory import (
     format_gb,
     format_params,
 )
+from digest_tui.enrich.hardware.suggestion import Confidence, HardwareSuggestion, Scale
 from digest_tui.enrich.hardware.text import (
     CountMention,
     Cue,
@@ -50,42 +49,11 @@ from digest_tui.enrich.hardware.text import (
     matchers,
 )
 
-Scale = Literal["single-device", "single-node", "multi-node", "edge", "unknown"]
-Confidence = Literal["high", "medium", "low"]
 _SCALE_RANK = {"unknown": 0, "single-device": 1, "single-node": 2, "multi-node": 3, "edge": 0}
 _MAX_EVIDENCE = 8
 # Features that are number formats: they say what a paper computes in, not what it programs.
 _NUMBER_FORMATS = frozenset({"fp4", "fp6", "fp8", "bf16"})
 _GB = re.compile(r"(\d+(?:\.\d+)?)\s?G(?:B|iB)?\b", re.IGNORECASE)
-
-
-class HardwareSuggestion(BaseModel):
-    """The JSON contract's `hardware` object plus the working behind it."""
-
-    model_config = ConfigDict(extra="forbid")
-    target: str
-    scale: Scale = "unknown"
-    devices: list[str] = Field(default_factory=list)
-    memory_gb: float | None = None
-    confidence: Confidence = "low"
-    evidence: list[dict[str, Any]] = Field(default_factory=list)
-    device_counts: dict[str, int] = Field(default_factory=dict)
-    # Devices in the target, also when the device is not named ("3072 GPUs").
-    device_total: int | None = None
-    # How each device was found: curated | named | system | architecture | floor | estimate.
-    device_sources: dict[str, str] = Field(default_factory=dict)
-    systems: list[str] = Field(default_factory=list)
-    model_sizes: list[dict[str, Any]] = Field(default_factory=list)
-    mode: Literal["training", "fine-tuning", "inference", "unknown"] = "unknown"
-    memory_arithmetic: str | None = None
-    feature_floor: str | None = None
-    floor_features: list[str] = Field(default_factory=list)
-    floor_architecture: str | None = None
-    scaled_down: dict[str, Any] | None = None
-    alternatives: list[dict[str, Any]] = Field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
 
 
 # ---- setups: a device and how many, as the text gives them -----------------------------------
