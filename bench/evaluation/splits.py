@@ -30,6 +30,7 @@ TEST_SPLITS = {
     "test12": "twelfth test",
     "test13": "thirteenth test",
     "test14": "fourteenth test",
+    "test15": "fifteenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
