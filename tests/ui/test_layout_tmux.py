@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from digest_tui.tui.widgets.paper_list import TITLE_WORD_SLACK
+from tests.support.sample_counts import kernels_label, sample_topic_count
 from tests.support.tmux import Terminal
 
 pytestmark = [
@@ -101,7 +102,7 @@ def test_enter_escape_and_b_keep_the_view_at_every_size(home: Path, size: tuple[
         term.wait_for("152 papers")
         if width >= 100:
             # The list comes first (from an index); the tree once the start-up has counted.
-            term.wait_for("Kernels 33")
+            term.wait_for(kernels_label())
         term.keys("Enter")
         screen = term.wait_until(lambda s: "Back to the list" in s, "the full-screen paper")
         assert "152 papers" not in screen and "Topics" in screen, screen
@@ -111,9 +112,11 @@ def test_enter_escape_and_b_keep_the_view_at_every_size(home: Path, size: tuple[
         term.keys(*["j"] * 7)  # All, Latest, New, Bookmarks, Unread, For you, Topics, Kernels
         if width < 100:
             # The header is under the tree here; keys are handled in order, so `b` follows.
-            term.wait_until(lambda s: "Kernels 33" in s, "the tree over the list")
+            term.wait_until(lambda s: kernels_label() in s, "the tree over the list")
         else:
-            term.wait_until(lambda s: "Kernels · 33 papers" in s, "Kernels listed")
+            term.wait_until(
+                lambda s: f"Kernels · {sample_topic_count('kernels')} papers" in s, "Kernels listed"
+            )
         term.keys("b")
         term.wait_until(lambda s: "Bookmarks 1" in s, "the bookmark counted in the tree")
         term.keys("j")
@@ -135,7 +138,7 @@ def test_100x30_hides_the_narrow_panel_until_p_and_cuts_titles_with_an_ellipsis(
     undated first paper was listed."""
     term = Terminal(home, width=100, height=30)
     try:
-        screen = term.wait_until(lambda s: "152 papers" in s and "Kernels 33" in s, "the list")
+        screen = term.wait_until(lambda s: "152 papers" in s and kernels_label() in s, "the list")
         rows = [line for line in screen.splitlines() if "▲ " in line]
         # Two panes: the tree's border and nothing right of the list.
         assert rows and all(line.count("│") == 1 for line in rows), screen

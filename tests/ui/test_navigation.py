@@ -21,6 +21,7 @@ from digest_tui.tui.widgets.paper_panel import PaperPanel
 from digest_tui.tui.widgets.search_notes import SearchNotes
 from tests.support.loopback import Recorded, serve
 from tests.support.pilot import find_node
+from tests.support.sample_counts import kernels_label
 from tests.support.tmux import Terminal
 from tests.ui.settle import settle
 
@@ -286,7 +287,7 @@ def test_tmux_tree_cursor_unchanged_after_b(home: Path) -> None:
     try:
         term.wait_for("All papers · 152 papers · newest first")
         # The list comes first (from an index); the tree once the start-up has counted.
-        term.wait_for("Kernels 33")
+        term.wait_for(kernels_label())
         term.keys("\\\\")  # focus the tree
         term.keys(*["j"] * 7)  # All, Today, New, Bookmarks, Unread, For you, Topics, Kernels
         term.wait_until(lambda s: "Kernels · " in s and "newest first" in s, "Kernels listed")

@@ -10,6 +10,7 @@ from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.widgets.paper_list import PaperList
 from tests.support.pilot import assert_literal_toasts, labels, notices, toast_texts
+from tests.support.sample_counts import kernels_label
 from tests.ui.settle import settle as settle_workers
 
 
@@ -38,7 +39,7 @@ async def test_a_bad_user_taxonomy_is_named_on_screen_and_the_built_in_one_used(
         assert "Could not load" not in title and "152 papers" in title, title
         assert app.query_one(PaperList).count == 152
         tree = app.query_one("#nav")
-        assert labels(tree)["Kernels"] == "Kernels 33"
+        assert labels(tree)["Kernels"] == kernels_label()
         await pilot.press("j")
         await settle(pilot)
         assert app.query_one("#panel").paper is not None

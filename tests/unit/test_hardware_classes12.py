@@ -237,3 +237,25 @@ def test_a_comma_grouped_count_glued_to_its_unit(catalog, abstract, count):
     s = suggest(catalog, abstract)
     assert s.scale == "multi-node", s.target
     assert f"{count:,}" in s.target
+
+
+# (sixteenth round) "Geographically distributed" spans machines; a compiler's on-device layouts
+# are the accelerator's.
+
+
+def test_a_geographically_distributed_cluster_is_multi_node(catalog):
+    s = suggest(
+        catalog,
+        "We pre-train a 1B model on a geographically distributed cluster linked by the "
+        "public internet, with 95% of the throughput of one site.",
+    )
+    assert s.scale == "multi-node", s.target
+
+
+def test_on_device_layouts_of_a_compiler_are_not_edge(catalog):
+    s = suggest(
+        catalog,
+        "Our layout abstraction unifies sharding across device meshes and on-device layouts "
+        "down to threads, and generates kernels close to hand-tuned ones.",
+    )
+    assert s.scale != "edge", s.target

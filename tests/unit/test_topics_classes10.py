@@ -187,3 +187,50 @@ def test_shaders_fused_operators_and_hand_tuned_yardsticks_are_kernels(taxonomy,
 )
 def test_graphics_shaders_and_used_libraries_are_not_kernels(taxonomy, title, abstract):
     assert "kernels" not in topics(taxonomy, title, abstract)
+
+
+# --- (after the fifteenth blind split) -----------------------------------------------------------
+# A math primitive on GPUs as the subject; an operator compiler; hand-optimized baselines.
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        (
+            "Faster SpMV on Modern GPUs",
+            "We reorder rows so that warps read the sparse matrix with coalesced memory access, "
+            "and beat cuSPARSE on 2,000 matrices.",
+        ),
+        (
+            "Blocked Sparse-Dense Matrix Multiplication on GPUs",
+            "Our blocking scheme keeps dense tiles in registers and balances irregular rows.",
+        ),
+        (
+            "Weaver: Compiling Multi-Device Operators",
+            "Weaver is an operator compiler for sharded attention and GEMM; it reproduces "
+            "hand-optimized baselines and finds better schedules for some shapes.",
+        ),
+    ],
+)
+def test_gpu_primitives_and_operator_compilers_are_kernels(taxonomy, title, abstract):
+    assert "kernels" in topics(taxonomy, title, abstract)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract"),
+    [
+        # a model trained on GPUs, the primitive only named
+        (
+            "Sparse Recommenders at Scale",
+            "We train a recommender whose embeddings use sparse matrix multiplication, on a "
+            "cluster, and improve click-through accuracy by 2%.",
+        ),
+        # a language compiler, not an operator compiler
+        (
+            "A Verified C Compiler for Smart Contracts",
+            "We verify the compiler's passes against hand-written baselines of the semantics.",
+        ),
+    ],
+)
+def test_primitives_named_in_passing_are_not_kernels(taxonomy, title, abstract):
+    assert "kernels" not in topics(taxonomy, title, abstract)

@@ -176,7 +176,8 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # (a TPU's, a GPU's), not a phone's
     (
         r"\bon-?device\b(?! (?:caches?|caching|memory|memories|buffers?|storage|states?|"
-        r"sampling)\b)",
+        # (sixteenth round) a compiler's "on-device layouts" are the accelerator's too
+        r"sampling|layouts?|tensors?|placement)\b)",
         "edge",
         True,
     ),
@@ -271,7 +272,9 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # Words that only exist for work spanning machines.
     (
         r"\bmulti-(?:machine|server|host)\b|\bcross-(?:node|machine|server|host|datacenter"
-        r"|data-?cent(?:er|re)|region)\b|\bgeo-?distributed\b",
+        r"|data-?cent(?:er|re)|region)\b|\bgeo-?distributed\b"
+        # (sixteenth round) the same said in full: "on a geographically distributed cluster"
+        r"|\bgeographically (?:distributed|dispersed)\b",
         "multi-node",
         True,
     ),
