@@ -167,20 +167,28 @@ def test_own_names_on_the_reference_abstracts_match_the_regex() -> None:
 
 # --- counts led by a digit class ---------------------------------------------------------------
 
-_DIGIT_LED = r"(?P<num>\d(?<![\w.]\d)\d*"
-_AS_WRITTEN_BEFORE = r"(?<![\w.])(?P<num>\d+"
+# (digit-led form, the look-behind written in front): `_PER_MACHINE` also stops at a comma
+# before the digit since counts may be comma-grouped ("a 4,000-GPU cluster").
+_FORMS = {
+    "per-machine": (r"(?P<num>\d(?<![\w.,]\d)", r"(?<![\w.,])(?P<num>\d"),
+    "tokens": (r"(?P<num>\d(?<![\w.]\d)", r"(?<![\w.])(?P<num>\d"),
+}
 
 
-@pytest.mark.parametrize("gated", [_PER_MACHINE, _TOKENS], ids=["per-machine", "tokens"])
-def test_digit_led_counts_match_the_lookbehind_form(gated: Gated) -> None:
+@pytest.mark.parametrize(
+    ("gated", "form"), [(_PER_MACHINE, "per-machine"), (_TOKENS, "tokens")], ids=list(_FORMS)
+)
+def test_digit_led_counts_match_the_lookbehind_form(gated: Gated, form: str) -> None:
     """`_PER_MACHINE` and `_TOKENS` open with the count's digit class; with the look-behind
     in front, as they were written before, they find the same spans and groups."""
-    assert gated.pattern.pattern.startswith(_DIGIT_LED)
+    digit_led, as_written_before = _FORMS[form]
+    assert gated.pattern.pattern.startswith(digit_led)
     before = re.compile(
-        gated.pattern.pattern.replace(_DIGIT_LED, _AS_WRITTEN_BEFORE, 1), gated.pattern.flags
+        gated.pattern.pattern.replace(digit_led, as_written_before, 1), gated.pattern.flags
     )
     crafted = "8-GPU nodes a8-GPU .8-GPU 1.8-GPU setup 128-NPU boxes; 15T tokens x2T tokens "
-    crafted += "1.5T tokens .5T tokens 2 trillion tokens _3B tokens é4B tokens"
+    crafted += "1.5T tokens .5T tokens 2 trillion tokens _3B tokens é4B tokens "
+    crafted += "a 4,000-GPU cluster, 1,024-GPU testbed 12,5-GPU nodes"
     texts = [crafted] + [p.abstract for _, p in [*fixture_digest_papers(), *eval_papers()]]
     found = 0
     for text in texts:

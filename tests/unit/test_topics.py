@@ -302,6 +302,13 @@ def test_no_user_file_means_packaged(tmp_path: Path, taxonomy: Taxonomy) -> None
         ("topics:\n  - id: Bad Id\n    label: x\n", "topics[0] (id 'Bad Id').id"),
         ("topic:\n  - id: typo\n", "topic: Extra inputs are not permitted"),
         ("topics:\n  - id: other\n    label: x\n", "reserved for papers in no topic"),
+        # a pattern that lost its `- regex:` line: its weight would silently replace the one
+        # before (YAML keeps the last of two equal keys)
+        (
+            "topics:\n  - id: kernels\n    add_patterns:\n      - phrase: ptx\n"
+            "        weight: 2\n        weight: 4\n",
+            ":6: 'weight' is given twice in the same mapping",
+        ),
     ],
 )
 def test_broken_user_taxonomy_names_file_and_field(
