@@ -142,3 +142,23 @@ def test_commands_that_read_no_enrichment_do_not_wait_for_it(home, monkeypatch, 
     assert main([a.format(id=paper_id) for a in argv]) == 0
     assert "enriching" not in capsys.readouterr().err
     assert len(_stale_ids()) == papers  # left for a command that reads it
+
+
+def test_open_after_a_rules_change_enriches_that_paper_only(home, capsys):
+    paper_id, papers = _stale_library(home)
+    assert main(["open", paper_id, "--paper", "--print"]) == 0
+    assert capsys.readouterr().out.strip().startswith("http")
+    stale = _stale_ids()
+    assert paper_id not in stale and len(stale) == papers - 1
+
+
+def test_a_list_shown_as_json_enriches_its_papers_only(home, capsys):
+    paper_id, papers = _stale_library(home)
+    assert main(["list", "create", "queue"]) == 0
+    assert main(["list", "add", "queue", paper_id]) == 0
+    capsys.readouterr()
+    assert main(["list", "show", "queue", "--format", "json"]) == 0
+    [shown] = json.loads(capsys.readouterr().out)["papers"]
+    assert shown["topics"] == []  # under the new taxonomy, not as stored
+    stale = _stale_ids()
+    assert paper_id not in stale and len(stale) == papers - 1

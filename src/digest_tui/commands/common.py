@@ -31,15 +31,18 @@ def open_for_command(ctx: AppContext, *, enrich: Literal["all", "none"] = "all")
     return library
 
 
+def enrich_again(library: Library, rowids: list[int]) -> bool:
+    """Enrich these papers again if the rules or data files changed since they were stored;
+    whether any was. A command about a few papers waits for those, not for the library (the
+    next command that reads the whole library enriches the rest)."""
+    return library.has_stale() and library.reenrich(rowids=rowids) > 0
+
+
 def fresh_paper(library: Library, ident: str):  # type: ignore[no-untyped-def]
     """`resolve_or_fail`, with that one paper enriched again first when the rules changed
-    since it was stored: `show ID` after an upgrade answers at once instead of re-enriching
-    every paper (the next command that reads the whole library does that)."""
+    since it was stored: `show ID` after an upgrade answers at once."""
     row = resolve_or_fail(library, ident)
-    if library.has_stale() and library.reenrich(rowids=[int(row["rowid"])]):
-        row = library.conn.execute("SELECT * FROM papers WHERE rowid = ?", (row["rowid"],))
-        row = row.fetchone()
-    return row
+    return library.resolve(row["id"]) if enrich_again(library, [int(row["rowid"])]) else row
 
 
 class ReenrichNotice:

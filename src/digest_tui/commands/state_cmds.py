@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from digest_tui.commands.common import (
     add_format,
+    enrich_again,
     open_for_command,
     plural,
     resolve_or_fail,
@@ -409,9 +410,7 @@ def cmd_list_show(ctx: AppContext, args: argparse.Namespace) -> int:
     view = library.state.show_list(args.name)
     if args.format == "json":
         rows = [library.resolve(e.id) for e in view.entries]
-        if library.has_stale() and library.reenrich(
-            rowids=[int(r["rowid"]) for r in rows if r is not None]
-        ):
+        if enrich_again(library, [int(r["rowid"]) for r in rows if r is not None]):
             rows = [library.resolve(e.id) for e in view.entries]  # as enriched now
         write_json(
             {

@@ -83,10 +83,10 @@ class SimilarIndex:
         must not turn into a minute-long rebuild); nothing is done when one is due.
         """
         conn = self.conn
-        if not self._needs_full() and not conn.execute("SELECT 1 FROM similar_dirty").fetchone():
-            return RefreshReport()
         if self._needs_full():
             return self._rebuild_all() if full else RefreshReport()
+        if not conn.execute("SELECT 1 FROM similar_dirty").fetchone():
+            return RefreshReport()
         with transaction(conn):
             # Decided again under the write lock: another process may have refreshed already
             # (or started a full pass, which rebuilds these papers too).
@@ -160,37 +160,26 @@ class SimilarIndex:
             conn.execute("DELETE FROM similar_postings")
             conn.execute("DELETE FROM similar_docs")
             conn.execute("DELETE FROM similar_dirty")
-            total = self._paper_count()
+            # The library size this pass's document frequencies go with (`_rebuild` reads it).
+            self._set_meta("similar_papers", str(self._paper_count()))
             self._snapshot_document_frequencies()
         built, last = 0, -1
         while True:
             with transaction(conn):
-                batch = conn.execute(
-                    "SELECT rowid, title, abstract, keywords FROM papers WHERE rowid > ? "
-                    "ORDER BY rowid LIMIT ?",
-                    (last, _FULL_BATCH),
-                ).fetchall()
-                if not batch:
-                    self._set_meta("similar_version", VERSION)
-                    self._set_meta("similar_papers", str(total))
-                    return RefreshReport(built=built, full=True)
-                # Vectors a second pass running at the same time (another process) stored
-                # already: replaced, not duplicated.
-                marks = ",".join("?" * len(batch))
-                stored = {
-                    int(r[0]): [term_id for term_id, _ in json.loads(r[1])]
+                rowids = [
+                    int(r[0])
                     for r in conn.execute(
-                        "SELECT paper_rowid, terms FROM similar_docs "
-                        f"WHERE paper_rowid IN ({marks})",
-                        [row[0] for row in batch],
+                        "SELECT rowid FROM papers WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                        (last, _FULL_BATCH),
                     )
-                }
-                for rowid, title, abstract, keywords in batch:
-                    vector = self._vector(title, abstract, keywords, total)
-                    fp = _fingerprint(title, abstract, keywords)
-                    self._store(rowid, fp, vector, stored.get(rowid, ()))
-                    built += 1
-            last = batch[-1][0]
+                ]
+                if not rowids:
+                    self._set_meta("similar_version", VERSION)
+                    return RefreshReport(built=built, full=True)
+                # As any changed papers: a vector a second pass running at the same time
+                # (another process) stored already is replaced, not duplicated.
+                built += self._rebuild(rowids).built
+            last = rowids[-1]
             time.sleep(_WRITER_GAP)
 
     def _rebuild(self, rowids: Sequence[int]) -> RefreshReport:

@@ -158,45 +158,38 @@ def install_repro_functions(
             found = memo[repos_json] = (top, runnable)
         return found
 
-    machine_list: list[Any] | None = None
+    @lru_cache(maxsize=1)
+    def mine() -> list[Any]:
+        """The configured machines, read on the first query that asks."""
+        return list(machines() if callable(machines) else machines)
+
+    def catalog_now() -> Any:
+        return catalog() if callable(catalog) else catalog
 
     @lru_cache(maxsize=65536)
     def fits_mine(hardware: str | None) -> int:
-        nonlocal machine_list
-        if not hardware:
-            return 0
-        if machine_list is None:
-            machine_list = list(machines() if callable(machines) else machines)
-        if not machine_list:
+        if not hardware or not mine():
             return 0
         try:
             suggestion = json.loads(hardware)
         except ValueError:
             return 0
-        data = catalog() if callable(catalog) else catalog
-        return int(any(machine_fits(suggestion, m, data) for m in machine_list))
+        data = catalog_now()
+        return int(any(machine_fits(suggestion, m, data) for m in mine()))
 
     @lru_cache(maxsize=65536)
     def key_fits_mine(key: str | None) -> int:
-        nonlocal machine_list
-        if not key:
+        if not key or not mine():
             return 0
-        if machine_list is None:
-            machine_list = list(machines() if callable(machines) else machines)
-        if not machine_list:
-            return 0
-        data = catalog() if callable(catalog) else catalog
-        return int(any(key_fits(key, m, data) for m in machine_list))
+        data = catalog_now()
+        return int(any(key_fits(key, m, data) for m in mine()))
 
     def fits_mine_by_key() -> int:
         # As store/fits.py's `paper_fits_by_key`: no catalog, each paper judged from its JSON.
-        return int((catalog() if callable(catalog) else catalog) is not None)
+        return int(catalog_now() is not None)
 
     def machines_known() -> int:
-        nonlocal machine_list
-        if machine_list is None:
-            machine_list = list(machines() if callable(machines) else machines)
-        return int(bool(machine_list))
+        return int(bool(mine()))
 
     # The guards: constant within a statement (deterministic, no argument: SQLite evaluates
     # them once), each true exactly when its per-paper function can answer other than 0.

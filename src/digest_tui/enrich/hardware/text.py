@@ -945,11 +945,11 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
 
 # The name a paper gives its own system ("We introduce MoEShard, ..."): a later sentence about
 # it ("MoEShard evenly distributes ...") speaks for the paper as "we" does.
-_OWN_NAME = re.compile(
+_INTRODUCING = (
     r"\b(?:we|this (?:paper|work))\s+(?:introduce|propose|present|develop|design|build|implement)s?"
-    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:new|novel)\s+)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)",
-    re.IGNORECASE,
+    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:new|novel)\s+)?"
 )
+_OWN_NAME = re.compile(_INTRODUCING + r"(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)", re.IGNORECASE)
 _MAX_NAMES = 8
 
 
@@ -1010,12 +1010,10 @@ def _mark_kind_counts(facts: TextFacts, texts: dict[str, str]) -> None:
 # Towards ...") or by "we present Frontier, a simulator": a catalog system of the same name
 # (the Frontier supercomputer) is then the paper's artifact. Looked for only when a system is
 # named, so it costs nothing on most papers.
+# `_OWN_NAME`'s introduction, with a name of one capital ("Frontier") as long as a comma, colon
+# or bracket closes it ("we present Frontier, a simulator").
 _TITLE_NAME = re.compile(r"\s*(?P<name>[A-Z][\w-]*)\s*:")
-_INTRODUCED_NAME = re.compile(
-    r"\b(?:we|this (?:paper|work))\s+(?:introduce|propose|present|develop|design|build|implement)s?"
-    r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:new|novel)\s+)?(?P<name>[A-Z][\w-]*)\s*[,:(]",
-    re.IGNORECASE,
-)
+_INTRODUCED_NAME = re.compile(_INTRODUCING + r"(?P<name>[A-Z][\w-]*)\s*[,:(]", re.IGNORECASE)
 
 
 def _introduced_names(title: str, abstract: str) -> set[str]:
@@ -1028,11 +1026,6 @@ def _introduced_names(title: str, abstract: str) -> set[str]:
         if name[0].isupper():  # the flag is for "We"/"we": the name itself is capitalised
             names.add(name)
     return names
-
-
-def _last_word(quote: str) -> str:
-    words = re.findall(r"[\w-]+", quote)
-    return words[-1] if words else ""
 
 
 def _is_word(char: str) -> bool:
@@ -1589,7 +1582,7 @@ def extract(
             facts.mentions = [
                 x
                 for x in facts.mentions
-                if x.kind != "system" or _last_word(x.span.quote) not in own
+                if x.kind != "system" or own.isdisjoint(re.findall(r"[\w-]+", x.span.quote))
             ]
     title_doc, abstract_doc = docs[0], docs[1]
     both = f"{title}\n{abstract}"

@@ -100,15 +100,14 @@ def _validate(model: type[_Strict], doc: Any) -> Any:
     # YAML keeps the last of two equal keys silently: a pattern that lost its `- regex:` line
     # merges into the one before it and its `weight` wins (seen in a rule edit). An error,
     # like any other mistake in a taxonomy file.
-    for key, line in yaml_files.duplicate_keys(doc.root)[:1]:
-        problem = yaml_files.Problem(
-            doc.path,
-            line,
-            "",
-            f"'{key}' is given twice in the same mapping (a list item "
-            "that lost its '- ' does this); YAML would keep only the last",
+    duplicates = yaml_files.duplicate_keys(doc.root)
+    if duplicates:
+        key, line = duplicates[0]
+        message = (
+            f"'{key}' is given twice in the same mapping (a list item that lost its '- ' does "
+            "this); YAML would keep only the last"
         )
-        raise yaml_files.fail(TaxonomyError, problem)
+        raise yaml_files.fail(TaxonomyError, yaml_files.Problem(doc.path, line, "", message))
     return yaml_files.validate(model, doc, TaxonomyError, data=doc.data or {})
 
 
