@@ -51,14 +51,29 @@ def repro_files(config_dir: Path | None) -> list[Path]:
     ]
 
 
-def fingerprint_files(files: Iterable[Path], *, salt: str = "") -> str:
-    """A hash of the files' names and bytes (missing files count as absent, not as errors)."""
-    digest = hashlib.sha256(salt.encode())
+def read_sources(files: Iterable[Path]) -> list[tuple[Path, bytes]]:
+    """The files that exist, with their bytes (missing or unreadable files are left out)."""
+    found = []
     for path in files:
         try:
-            content = path.read_bytes()
+            found.append((path, path.read_bytes()))
         except OSError:
             continue
-        digest.update(f"\0{path.name}\0{len(content)}\0".encode())
+    return found
+
+
+def fingerprint_sources(sources: Iterable[tuple[str, bytes]], *, salt: str = "") -> str:
+    """A hash of files' names and bytes, as read by `read_sources` (by name: a file's
+    directory does not count)."""
+    digest = hashlib.sha256(salt.encode())
+    for name, content in sources:
+        digest.update(f"\0{name}\0{len(content)}\0".encode())
         digest.update(content)
     return digest.hexdigest()[:16]
+
+
+def fingerprint_files(files: Iterable[Path], *, salt: str = "") -> str:
+    """A hash of the files' names and bytes (missing files count as absent, not as errors)."""
+    return fingerprint_sources(
+        ((path.name, content) for path, content in read_sources(files)), salt=salt
+    )

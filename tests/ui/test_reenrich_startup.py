@@ -23,8 +23,12 @@ from digest_tui.tui.widgets.paper_list import PaperList
 from digest_tui.tui.widgets.paper_panel import PaperPanel
 from tests.ui.settle import settle
 
-# One added pattern: every paper's topics are stale (the fingerprint covers the taxonomy).
+# A scoring change: every paper's topics are stale (the fingerprint covers the taxonomy) and
+# every paper is classified again (an edit of a few patterns would leave most papers as they
+# are: store/topic_edits.py).
 TAXONOMY_EDIT = """\
+scoring:
+  max_repeats: 4
 topics:
   - id: kernels
     add_patterns:

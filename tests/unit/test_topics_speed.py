@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from digest_tui.enrich.topics.classifier import _fields, classify, explain
-from digest_tui.enrich.topics.matching import PatternIndex, _Compiled
+from digest_tui.enrich.topics.classifier import classify, explain, match_fields
+from digest_tui.enrich.topics.matching import CompiledPattern, PatternIndex
 from digest_tui.enrich.topics.schema import Scoring, TopicDef
 from digest_tui.enrich.topics.taxonomy import Taxonomy, load_taxonomy
 from digest_tui.sources.hf_page import parse_page
@@ -109,10 +109,10 @@ def test_every_fixture_and_synthetic_paper_classifies_as_before_the_speed_ups() 
 _WORD_START = re.compile(r"(?<![^\W_])(?<!_)[^\W_]")
 
 
-def slow_find(index: PatternIndex, fld: Any) -> dict[_Compiled, list[tuple[int, int]]]:
+def slow_find(index: PatternIndex, fld: Any) -> dict[CompiledPattern, list[tuple[int, int]]]:
     """What `PatternIndex.find` must return: every pattern with known prefixes tried at every
     word start, the others scanned whole; a match counts when it sits at word edges."""
-    found: dict[_Compiled, list[tuple[int, int]]] = {}
+    found: dict[CompiledPattern, list[tuple[int, int]]] = {}
     patterns = [p for ps in index.by_literal.values() for p in ps]
     unique = list({id(p): p for p in patterns}.values())
     word_starts = [m.start() for m in _WORD_START.finditer(fld.lower)]
@@ -138,7 +138,7 @@ def edges(text: str, start: int, end: int) -> bool:
 def assert_finds_as_slow_path(taxonomy: Taxonomy, papers: list[Text]) -> int:
     checked = 0
     for _, title, abstract, keywords in papers:
-        for fld in _fields(taxonomy, title, abstract, keywords):
+        for fld in match_fields(taxonomy, title, abstract, keywords):
             fast = taxonomy.index.find(fld)
             slow = slow_find(taxonomy.index, fld)
             assert {p.regex.pattern: s for p, s in fast.items()} == {

@@ -177,6 +177,11 @@ def enrichment_key(paper: Paper) -> tuple[Any, ...]:
     )
 
 
+def _salt(component: str) -> str:
+    """What salts a component's fingerprint: the code versions that computed it."""
+    return f"{ENRICH_VERSION}/{component}/{COMPONENT_VERSIONS[component]}"
+
+
 class Enricher:
     """Loads the data files once and enriches papers with them."""
 
@@ -242,12 +247,7 @@ class Enricher:
         reads. Hashing bytes instead of parsed data keeps it off the start-up path (parsing
         the three sources took ~250 ms on every open, only to learn nothing changed)."""
         files = component_files(self.config_dir)
-        return {
-            name: fingerprint_files(
-                files[name], salt=f"{ENRICH_VERSION}/{name}/{COMPONENT_VERSIONS[name]}"
-            )
-            for name in COMPONENTS
-        }
+        return {name: fingerprint_files(files[name], salt=_salt(name)) for name in COMPONENTS}
 
     @cached_property
     def fingerprint(self) -> str:
@@ -263,6 +263,42 @@ class Enricher:
         known = fingerprint_parts(stored)
         current = self.component_fingerprints
         return frozenset(name for name in COMPONENTS if known.get(name) != current[name])
+
+    def taxonomy_snapshot(self) -> tuple[str, str] | None:
+        """(the topics fingerprint, a snapshot of the taxonomy files) for the library to keep
+        beside papers enriched now; None when the files changed since the fingerprint was
+        taken (the snapshot would not be what those papers were classified with)."""
+        from digest_tui.enrich.topics.snapshot import take_snapshot
+
+        key, text = take_snapshot(component_files(self.config_dir)[TOPICS], _salt(TOPICS))
+        return (key, text) if key == self.component_fingerprints[TOPICS] else None
+
+    def topic_delta(self, key: str, snapshot: str):  # type: ignore[no-untyped-def]
+        """What changed from the taxonomy of `snapshot` (stored under the topics fingerprint
+        `key`) to the current one (`enrich.topics.delta.TopicDelta`), or None when every paper
+        must be classified again (another code version, an unreadable snapshot, a change the
+        delta cannot reason about)."""
+        from digest_tui.enrich.topics.delta import topic_delta
+        from digest_tui.enrich.topics.snapshot import snapshot_texts
+        from digest_tui.enrich.topics.taxonomy import taxonomy_definitions
+        from digest_tui.errors import TaxonomyError
+
+        texts = snapshot_texts(snapshot, key, _salt(TOPICS))
+        if texts is None:
+            return None
+        packaged, user = texts
+        try:
+            topics, scoring, _ = taxonomy_definitions(user, None, packaged)
+        except TaxonomyError:
+            if user is None:
+                return None
+            # Stored topics computed under a user file that does not load were computed
+            # with the built-in taxonomy (the app's fallback; the CLI refuses to enrich).
+            try:
+                topics, scoring, _ = taxonomy_definitions(None, None, packaged)
+            except TaxonomyError:
+                return None
+        return topic_delta(topics, scoring, self.taxonomy)
 
     def enrich(self, paper: Paper, extra_repos: list[Repo] | None = None) -> Enrichment:
         """Enrich one paper. `extra_repos` are repos stored for it from other sources

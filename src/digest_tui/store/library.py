@@ -34,6 +34,11 @@ from digest_tui.store.fit_keys import refresh_fit_keys
 from digest_tui.store.fits import install_fits
 from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
+from digest_tui.store.topic_edits import (
+    forget_other_taxonomies,
+    remember_taxonomy,
+    settle_unchanged,
+)
 
 if TYPE_CHECKING:
     from digest_tui.enrich.parallel import EnrichPool, PartsTask
@@ -228,6 +233,9 @@ class Library:
         self.conn = conn
         self.enricher = enricher
         self._rowid_memo: dict[tuple[str, tuple[Any, ...]], tuple[Any, array[int]]] = {}
+        # Whether this connection has kept the taxonomy snapshot of papers it enriches (a
+        # rolled-back import may lose it: the next write that enriches keeps it again).
+        self._taxonomy_kept = False
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
 
@@ -634,6 +642,10 @@ class Library:
             return {"topics": "[]", "enrich_fp": None}
         columns = dict(self.enricher.columns(paper, extra))
         columns["enrich_fp"] = self.enricher.fingerprint
+        if not self._taxonomy_kept:
+            # What these topics were computed from, for the next taxonomy edit (topic_edits).
+            remember_taxonomy(self.conn, self.enricher)
+            self._taxonomy_kept = True
         return columns
 
     def _store_topics(self, rowid: int, topics: Sequence[str]) -> None:
@@ -692,6 +704,8 @@ class Library:
             # read-only file) just keeps scanning.
             with suppress(sqlite3.Error, DigestError), transaction(self.conn):
                 self.set_meta(_ENRICHED_FP, fingerprint)
+                assert self.enricher is not None
+                remember_taxonomy(self.conn, self.enricher)
         return stale
 
     def reenrich(
@@ -734,6 +748,7 @@ class Library:
             params.extend(rowids)
         stale_by_fp: dict[str | None, frozenset[str]] = {}
         todo: list[tuple[int, frozenset[str]]] = []
+        stored_fps: dict[int, str | None] = {}
         for rowid, stored_fp in self.conn.execute(
             f"SELECT rowid, enrich_fp FROM papers {where}", params
         ):
@@ -742,21 +757,35 @@ class Library:
                     enricher.stale_components(stored_fp) if only_stale else frozenset(COMPONENTS)
                 )
             todo.append((rowid, stale_by_fp[stored_fp]))
+            stored_fps[rowid] = stored_fp
         total = len(todo)
-        batches = [todo[start : start + batch] for start in range(0, total, batch)]
+        done = 0
+        if progress is not None and total:
+            progress(0, total)  # before the first batch: a caller may say why it waits
+        if only_stale and todo:
+            # A taxonomy edit: the papers no changed entry can touch are marked fresh as they
+            # are (store/topic_edits.py); only the others are classified again.
+            todo = settle_unchanged(
+                self.conn,
+                enricher,
+                todo,
+                stored_fps,
+                progress=None if progress is None else (lambda n: progress(n, total)),
+                pause=pause,
+            )
+            done = total - len(todo)
+        del stored_fps
+        batches = [todo[start : start + batch] for start in range(0, len(todo), batch)]
         pool = None
-        if total > batch and workers != 0:
+        if len(todo) > batch and workers != 0:
             from digest_tui.enrich.parallel import MIN_PAPERS, EnrichPool, default_workers
 
             if workers is None:
-                workers = default_workers() if total >= MIN_PAPERS else 0
+                workers = default_workers() if len(todo) >= MIN_PAPERS else 0
             if workers > 0:
                 pool = EnrichPool(enricher, workers)
-        if progress is not None and total:
-            progress(0, total)  # before the first batch: a caller may say why it waits
         with pool or nullcontext():
             ahead = None  # (inputs, the workers' handle) of the batch being enriched there
-            done = 0
             for index, chunk in enumerate(batches):
                 if pause is not None:
                     pause()
@@ -775,6 +804,8 @@ class Library:
         if rowids is None:
             with transaction(self.conn):
                 self.set_meta(_ENRICHED_FP, fingerprint)
+                remember_taxonomy(self.conn, enricher)
+                forget_other_taxonomies(self.conn, enricher)
         return total
 
     def _submit_batch(
@@ -868,6 +899,7 @@ class Library:
                 "INSERT INTO paper_topics (topic, paper_rowid) VALUES (?, ?)",
                 [(topic, rowid) for rowid, topics in new_topics for topic in topics],
             )
+            remember_taxonomy(self.conn, self.enricher)
             refresh_fit_keys(self.conn)
 
     def add_extra_repos(self, paper_rowid: int, repos: Iterable[Repo]) -> int:

@@ -53,7 +53,7 @@ class TopicResult:
     unmet: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _fields(
+def match_fields(
     taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str]
 ) -> list[MatchField]:
     texts: dict[FieldName, tuple[str, float]] = {
@@ -133,7 +133,7 @@ def _judge(
     taxonomy: Taxonomy, title: str, abstract: str, keywords: Sequence[str]
 ) -> dict[str, tuple[float, list[Hit], list[str]]]:
     """Per topic: its score, its accepted matches and the required kinds of evidence it lacks."""
-    fields = _fields(taxonomy, title or "", abstract or "", list(keywords or ()))
+    fields = match_fields(taxonomy, title or "", abstract or "", list(keywords or ()))
     found = [(fld, spans) for fld in fields if (spans := taxonomy.index.find(fld))]
     # Only topics with a pattern found can have evidence; the others score 0 without a look.
     owners = taxonomy.index.owners

@@ -18,7 +18,7 @@ _UPPER_LITERAL = re.compile(r"(?<!\\)[A-Z]")
 
 
 @dataclass(frozen=True, eq=False)
-class _Compiled:
+class CompiledPattern:
     regex: re.Pattern[str]
     on_original: bool  # case-sensitive: matched on the original text, not the lower-cased copy
     weight: float
@@ -36,7 +36,9 @@ class _Compiled:
     first_words: FirstWords | None = None
 
 
-def _compile(spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] = ()) -> _Compiled:
+def compile_pattern(
+    spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] = ()
+) -> CompiledPattern:
     source = spec.source()
     # Verbose: whitespace in a regex is layout (long YAML regexes wrap), phrases escape theirs.
     if spec.case_sensitive:
@@ -57,7 +59,7 @@ def _compile(spec: PatternSpec, weight: float, index: int, kinds: Sequence[str] 
     # On the original text the word at a start is not the lower-cased one the scan reports, and
     # IGNORECASE lets a literal stand for several characters: those keep the prefix test only.
     words = None if spec.case_sensitive or flags & re.IGNORECASE else _first_words(source, flags)
-    return _Compiled(
+    return CompiledPattern(
         regex, spec.case_sensitive, weight, index, prefixes, needles, frozenset(kinds), words
     )
 
@@ -167,7 +169,7 @@ def _first_words(source: str, flags: int) -> FirstWords | None:
     """Every string a match of the regex can begin with as its first word: the run of letters
     and digits it starts with. None when that is unknown or too many.
 
-    A match of a pattern (which ends at a word edge, see `_compile`) that starts at a word
+    A match of a pattern (which ends at a word edge, see `compile_pattern`) that starts at a word
     start begins with that whole word: its first run is the text's word. So the pattern cannot
     match where the word is not allowed here. This may allow more words than the regex can
     really begin with (lookarounds and anchors are ignored), never fewer."""
@@ -300,7 +302,7 @@ class Hit(NamedTuple):
     """One match taken as evidence (a tuple: ~15 are made per paper, a frozen dataclass costs
     several times more to build)."""
 
-    pattern: _Compiled
+    pattern: CompiledPattern
     field: MatchField
     start: int
     end: int
@@ -316,7 +318,7 @@ def _at_word_edges(text: str, start: int, end: int) -> bool:
 
 # A pattern to try at a word start, with what the loop over them reads (looked up once here
 # instead of per attempt): (pattern, whether it matches the original text, its regex's match).
-_Candidate = tuple["_Compiled", bool, Any]
+_Candidate = tuple["CompiledPattern", bool, Any]
 # One word start of a token: (offset in the token, the word, the literals it begins with, the
 # longer literals to check in place, the patterns to try there).
 _Start = tuple[int, str, tuple[str, ...], tuple[str, ...], tuple[_Candidate, ...]]
@@ -352,12 +354,12 @@ class PatternIndex:
     look-up per token and Python work only at the word starts where some pattern is tried.
     """
 
-    def __init__(self, owners: dict[_Compiled, str]) -> None:
+    def __init__(self, owners: dict[CompiledPattern, str]) -> None:
         """`owners`: every pattern (positive or negative) and the id of its topic."""
         self.owners = owners
         patterns = list(owners)
         self.scan = [p for p in patterns if p.prefixes is None]
-        self.by_literal: dict[str, list[_Compiled]] = {}
+        self.by_literal: dict[str, list[CompiledPattern]] = {}
         for pattern in patterns:
             literals: set[str] = set()
             for prefix in pattern.prefixes or ():
@@ -385,7 +387,7 @@ class PatternIndex:
         known = self._candidates.get((word, literals))
         if known is not None:
             return known
-        unique: dict[int, _Compiled] = {}
+        unique: dict[int, CompiledPattern] = {}
         for literal in literals:  # "gpu" and "gpus" both begin here: each pattern is tried once
             unique.update((id(p), p) for p in self.by_literal.get(literal, ()))
         candidates = tuple(
@@ -398,8 +400,8 @@ class PatternIndex:
         self._candidates[(word, literals)] = candidates
         return candidates
 
-    def find(self, fld: MatchField) -> dict[_Compiled, list[tuple[int, int]]]:
-        found: dict[_Compiled, list[tuple[int, int]]] = {}
+    def find(self, fld: MatchField) -> dict[CompiledPattern, list[tuple[int, int]]]:
+        found: dict[CompiledPattern, list[tuple[int, int]]] = {}
         lower, original = fld.lower, fld.original
         tokens = split_tokens(lower)
         entries = list(map(self._tokens.__getitem__, tokens))
@@ -461,11 +463,13 @@ class CompiledTopic:
         self.id = topic.id
         self.threshold = topic.threshold
         self.requires = tuple(topic.requires)
-        self.patterns = [_compile(p, p.weight, i, p.kinds) for i, p in enumerate(topic.patterns)]
-        self.negatives = [_compile(n, 0.0, i) for i, n in enumerate(topic.negatives)]
+        self.patterns = [
+            compile_pattern(p, p.weight, i, p.kinds) for i, p in enumerate(topic.patterns)
+        ]
+        self.negatives = [compile_pattern(n, 0.0, i) for i, n in enumerate(topic.negatives)]
 
     def hits(
-        self, found: Sequence[tuple[MatchField, dict[_Compiled, list[tuple[int, int]]]]]
+        self, found: Sequence[tuple[MatchField, dict[CompiledPattern, list[tuple[int, int]]]]]
     ) -> list[Hit]:
         accepted: list[Hit] = []
         for fld, spans in found:

@@ -75,22 +75,42 @@ def load_taxonomy(config_dir: Path | None = None) -> Taxonomy:
     """
     from digest_tui import yaml_files
 
+    user_path = Path(config_dir) / TAXONOMY_FILE if config_dir is not None else None
+    user_text = None
+    if user_path is not None and user_path.is_file():
+        user_text = yaml_files.read_text(user_path, TaxonomyError)
+    topics, scoring, sources = taxonomy_definitions(user_text, user_path)
+    return Taxonomy(topics, scoring, sources)
+
+
+def taxonomy_definitions(
+    user_text: str | None,
+    user_path: Path | None = None,
+    packaged_text: str | None = None,
+) -> tuple[list[TopicDef], Scoring, list[Path]]:
+    """The effective topics and scoring of the packaged taxonomy (`packaged_text`, or the
+    packaged file) merged with a user's file's text, validated but not compiled.
+
+    Raises TaxonomyError, `FILE:LINE: field: problem`, when either text is invalid."""
+    from digest_tui import yaml_files
+
     text, name = packaged_taxonomy_text()
+    if packaged_text is not None:
+        text = packaged_text
     packaged_doc = yaml_files.parse(text, name, TaxonomyError)
     packaged = _validate(_PackagedFile, packaged_doc)
     topics = list(packaged.topics)
     scoring = packaged.scoring
     sources = [Path(name)]
-    if config_dir is not None:
-        user_path = Path(config_dir) / TAXONOMY_FILE
-        if user_path.is_file():
-            user_doc = yaml_files.load_file(user_path, TaxonomyError)
-            user = _validate(_UserFile, user_doc)
-            topics, scoring = _merge(topics, scoring, user, user_doc)
-            sources.append(user_path)
+    if user_text is not None:
+        user_name = str(user_path) if user_path is not None else TAXONOMY_FILE
+        user_doc = yaml_files.parse(user_text, user_name, TaxonomyError)
+        user = _validate(_UserFile, user_doc)
+        topics, scoring = _merge(topics, scoring, user, user_doc)
+        sources.append(Path(user_name))
     if not topics:
         raise TaxonomyError(f"{sources[-1]}: every topic is disabled; at least one must remain")
-    return Taxonomy(topics, scoring, sources)
+    return topics, scoring, sources
 
 
 def _validate(model: type[_Strict], doc: Any) -> Any:
