@@ -262,3 +262,52 @@ def test_a_snapshot_that_is_not_what_its_key_says_is_not_used(
     data = json.loads(text)
     tamper(data)
     assert snapshot_texts(json.dumps(data), key, "salt") is None
+
+
+def test_a_command_about_one_paper_does_not_rebuild_the_old_taxonomy(
+    tmp_path: Path, papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show ID` after an edit: classifying its one paper costs less than the delta."""
+    config = tmp_path / "config"
+    config.mkdir()
+    library = Library(connect(tmp_path / "a.sqlite3"), Enricher(config))
+    papers = import_papers(library, papers)
+    (config / "taxonomy.yaml").write_text(EDITS["a pattern added"][0], encoding="utf-8")
+    deltas: list[str] = []
+    monkeypatch.setattr(Enricher, "topic_delta", lambda self, key, text: deltas.append(key))
+    edited = Library(library.conn, Enricher(config))
+    rowid = library.conn.execute("SELECT min(rowid) FROM papers").fetchone()[0]
+    assert edited.reenrich(rowids=[rowid]) == 1
+    assert not deltas
+    assert edited.reenrich(workers=0) == len(papers) - 1
+    assert len(deltas) == 1  # a library's worth: once per stored fingerprint
+
+
+def test_a_changed_phrase_is_searched_as_the_classifier_searches_it(tmp_path: Path) -> None:
+    """URLs are blanked before matching: a phrase only inside a link changes nothing, while
+    one whose words a blanked link separates does (the gap between them is spaces)."""
+    from digest_tui.enrich.topics.delta import topic_delta
+
+    (tmp_path / "taxonomy.yaml").write_text(
+        _user_file(
+            {"id": "kernels", "add_patterns": [{"phrase": "warp specialization", "weight": 4}]}
+        ),
+        encoding="utf-8",
+    )
+    from digest_tui.enrich.topics.classifier import classify
+
+    old, new = load_taxonomy(None), load_taxonomy(tmp_path)
+    delta = topic_delta(old.topics, old.scoring, new)
+    assert delta is not None and len(delta.changed) == 1
+    inside = "Code: https://github.com/lab/warp-specialization-kernels for the paper."
+    across = "We use warp https://example.org/x specialization on Hopper."
+    plain = "Warp-specialized pipelines? No: WARP SPECIALIZATION, in capitals."
+    assert classify(new, "A title", inside).topics == classify(old, "A title", inside).topics
+    assert not delta.may_change("A title", inside, [], [])
+    assert "kernels" in set(classify(new, "A title", across).topics) - set(
+        classify(old, "A title", across).topics
+    )
+    assert delta.may_change("A title", across, [], [])
+    assert delta.may_change("A title", plain, [], [])
+    assert delta.may_change("A title", "", ["warp specialization"], [])  # keywords count
+    assert not delta.may_change("Warp scheduling", "Specialization of experts.", [], [])

@@ -35,6 +35,7 @@ from digest_tui.store.fits import install_fits
 from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.query import PaperQuery, build_rowid_select, build_select
 from digest_tui.store.topic_edits import (
+    SETTLE_MIN,
     forget_other_taxonomies,
     remember_taxonomy,
     settle_unchanged,
@@ -233,8 +234,9 @@ class Library:
         self.conn = conn
         self.enricher = enricher
         self._rowid_memo: dict[tuple[str, tuple[Any, ...]], tuple[Any, array[int]]] = {}
-        # Whether this connection has kept the taxonomy snapshot of papers it enriches (a
-        # rolled-back import may lose it: the next write that enriches keeps it again).
+        # Whether an import on this connection has kept the snapshot of the taxonomy its
+        # papers are classified with (store/topic_edits.py). An import rolled back loses it;
+        # `reenrich` and the next connection keep it again.
         self._taxonomy_kept = False
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
@@ -762,7 +764,7 @@ class Library:
         done = 0
         if progress is not None and total:
             progress(0, total)  # before the first batch: a caller may say why it waits
-        if only_stale and todo:
+        if only_stale and len(todo) >= SETTLE_MIN:
             # A taxonomy edit: the papers no changed entry can touch are marked fresh as they
             # are (store/topic_edits.py); only the others are classified again.
             todo = settle_unchanged(

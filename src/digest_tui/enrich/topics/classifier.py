@@ -65,10 +65,10 @@ def match_fields(
     for name in _FIELD_ORDER:
         text, weight = texts[name]
         if text:
-            lower = _lower_same_length(text)
+            lower = lower_same_length(text)
             masked = _mask_urls(text, lower)
             if masked is not text:
-                lower = _lower_same_length(masked)
+                lower = lower_same_length(masked)
             fields.append(MatchField(name, masked, lower, weight))
     return fields
 
@@ -109,7 +109,7 @@ def _mask_urls(text: str, lower: str) -> str:
     return "".join(chars)
 
 
-def _lower_same_length(text: str) -> str:
+def lower_same_length(text: str) -> str:
     lower = text.lower()
     if len(lower) == len(text):
         return lower

@@ -15,14 +15,17 @@ or patterns) answers "classify everything", never a guess.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from digest_tui.enrich.topics.classifier import match_fields
+from digest_tui.enrich.topics.classifier import lower_same_length, match_fields
 from digest_tui.enrich.topics.matching import CompiledPattern, compile_pattern
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 from digest_tui.enrich.topics.taxonomy import Taxonomy
+
+_SPACE = re.compile(r"\s")
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class TopicDelta:
             return True
         if not self.changed:
             return False
+        if not self._needle_found(title or "", abstract or "", keywords):
+            return False
         for fld in match_fields(self.taxonomy, title or "", abstract or "", list(keywords or ())):
             for pattern in self.changed:
                 text = fld.original if pattern.on_original else fld.lower
@@ -55,6 +60,22 @@ class TopicDelta:
                 # matches the classifier takes, so no paper that can change is missed.
                 if pattern.regex.search(text) is not None:
                     return True
+        return False
+
+    def _needle_found(self, title: str, abstract: str, keywords: Sequence[str]) -> bool:
+        """Whether some changed entry may match: one of its needles (every match contains
+        one) is in the text before URLs are blanked. Blanking only turns characters into
+        spaces, so a needle without whitespace found in the blanked text is found here too;
+        an entry without such needles answers yes."""
+        original = "\n".join((title, ", ".join(keywords), abstract))
+        lower = lower_same_length(original)
+        for pattern in self.changed:
+            needles = pattern.needles
+            if needles is None or any(not n or _SPACE.search(n) for n in needles):
+                return True
+            text = original if pattern.on_original else lower
+            if any(n in text for n in needles):
+                return True
         return False
 
 

@@ -444,7 +444,7 @@ class PatternIndex:
 
 
 def _as_lowered(prefix: str) -> set[str]:
-    """How a case-sensitive prefix reads in the lower-cased text (`_lower_same_length`): each
+    """How a case-sensitive prefix reads in the lower-cased text (`lower_same_length`): each
     character lower-cased when that keeps one character, else kept. Only a capital sigma
     lower-cases by context (final or not), so the prefix is cut before one; a prefix that
     starts with it stands for both small sigmas. The scan may then find a few more places
