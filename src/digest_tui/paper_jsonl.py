@@ -137,6 +137,48 @@ def _reshaped_columns(row: sqlite3.Row, current_fp: str | None) -> tuple[str, st
     return evidence_text, repos_text, links_text
 
 
+class MachineFits:
+    """`machine_fit` as the contract prints it, judged once per distinct set of the fields
+    enrich/hardware/fit.py reads (verdicts and reasons alike), for one dump: one set of
+    machines, one catalog. Each paper's suggestion is still validated (from its JSON text,
+    ~10 us); the judging, ~100 us a paper, is what repeats. Without it a 100,000-paper dump
+    with machines configured took 16-20 s."""
+
+    def __init__(self, machines: Sequence[Machine], catalog: Any) -> None:
+        self.machines = machines
+        self.catalog = catalog
+        self._texts: dict[tuple[Any, ...], str] = {}
+
+    def text(self, hardware: str) -> str | None:
+        """The encoded `machine_fit` list of a stored suggestion; None when it does not
+        validate (the caller then goes through `paper_json`, which says it is outdated)."""
+        from pydantic import ValidationError
+
+        from digest_tui.enrich.hardware.fit import fit_machines
+        from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
+
+        try:
+            s = HardwareSuggestion.model_validate_json(hardware)
+        except ValidationError:
+            return None
+        key = (
+            s.scale,
+            s.memory_gb,
+            s.device_total,
+            s.floor_architecture,
+            tuple(s.floor_features),
+            s.feature_floor,
+            None if s.scaled_down is None else json.dumps(s.scaled_down),
+            tuple(s.device_counts),
+        )
+        found = self._texts.get(key)
+        if found is None:
+            fits = fit_machines(s, self.machines, self.catalog)
+            found = _encode([{"name": f.name, "fits": f.fits, "reason": f.reason} for f in fits])
+            self._texts[key] = found
+        return found
+
+
 def paper_jsonl_line(
     library: Library,
     row: sqlite3.Row,
@@ -144,18 +186,26 @@ def paper_jsonl_line(
     *,
     state: Mapping[str, Any],
     digests: Sequence[str],
+    fits: MachineFits | None = None,
 ) -> str:
     """`dumps_json(paper_json(library, row, machines, state=..., digests=...))`, spliced.
 
-    With machines configured, a paper with hardware also gets `machine_fit`, computed from
-    the parsed hardware: that paper goes through `paper_json`."""
-    if machines and row["hardware"] is not None and library.enricher is not None:
-        from digest_tui.paper_view import paper_json
-
-        paper = paper_json(library, row, machines, state=state, digests=digests)
-        return safe_json_text(_encode(paper))
+    With machines configured, a paper with hardware also gets `machine_fit`: from `fits`
+    (one `MachineFits` for the whole dump), or through `paper_json` when there is none or the
+    stored suggestion does not validate."""
     enricher = library.enricher
     current_fp = enricher.fingerprint if enricher is not None else None
+    machine_fit = ""
+    if machines and row["hardware"] is not None and enricher is not None:
+        # Empty text is null, as paper_json reads it: no fit.
+        fit_text = fits.text(row["hardware"]) if fits is not None and row["hardware"] else None
+        if fit_text is None and row["hardware"]:
+            from digest_tui.paper_view import paper_json
+
+            paper = paper_json(library, row, machines, state=state, digests=digests)
+            return safe_json_text(_encode(paper))
+        if fit_text is not None:
+            machine_fit = ', "machine_fit": ' + fit_text
     evidence, repos, links = _reshaped_columns(row, current_fp)
     v = _value
     conflicts = state.get("note_conflicts")
@@ -215,6 +265,7 @@ def paper_jsonl_line(
             _encode([_conflict(c) for c in conflicts]) if conflicts else "[]",
             ', "lists": ',
             _small(state.get("lists", ())),
+            machine_fit,
             "}",
         )
     )

@@ -14,7 +14,7 @@ import pytest
 from digest_tui.cli import main
 from digest_tui.commands.common import dumps_json
 from digest_tui.config import AppContext, Machine
-from digest_tui.paper_jsonl import COLUMNS, paper_jsonl_line
+from digest_tui.paper_jsonl import COLUMNS, MachineFits, paper_jsonl_line
 from digest_tui.paper_view import paper_view
 from digest_tui.service import import_files, open_library
 from digest_tui.store import paper_batch
@@ -34,8 +34,13 @@ def _compare_every_paper(library, machines) -> int:  # type: ignore[no-untyped-d
     rowids = [int(r["rowid"]) for r in rows]
     states = paper_batch.user_states(library.conn, rowids)
     digests = paper_batch.digests_of(library.conn, rowids)
+    # One cache of machine fits for the whole dump, as `papers --format jsonl` keeps it: a
+    # paper whose fit fields equal an earlier one's gets that one's verdicts and reasons.
+    fits = MachineFits(machines, library.enricher.hardware_catalog) if machines else None
     for row, rowid in zip(rows, rowids, strict=True):
-        line = paper_jsonl_line(library, row, machines, state=states[rowid], digests=digests[rowid])
+        line = paper_jsonl_line(
+            library, row, machines, state=states[rowid], digests=digests[rowid], fits=fits
+        )
         full = library.conn.execute("SELECT rowid, * FROM papers WHERE rowid = ?", (rowid,))
         expected = dumps_json(paper_view(library, full.fetchone(), machines).to_json())
         assert line == expected, row["id"]
@@ -86,11 +91,30 @@ def test_the_current_enricher_writes_the_contracts_shapes(fixture_library):
     assert checked > 5
 
 
-def test_a_thousand_synthetic_papers(home):
+@pytest.mark.parametrize("machines", [[], MACHINES], ids=["no-machines", "machines"])
+def test_a_thousand_synthetic_papers(home, machines):
     synthetic = _synthetic()
     assert synthetic.import_generated(home, 1000) >= 1000
     library = _with_state(open_library(AppContext()))
-    assert _compare_every_paper(library, []) >= 1000
+    assert _compare_every_paper(library, machines) >= 1000
+    library.close()
+
+
+def test_machine_fits_are_judged_once_per_distinct_fit(home):
+    """The cache does repeat: far fewer judgements than papers, each answer the paper's own."""
+    synthetic = _synthetic()
+    synthetic.import_generated(home, 1000)
+    library = open_library(AppContext())
+    fits = MachineFits(MACHINES, library.enricher.hardware_catalog)
+    texts = [h for (h,) in library.conn.execute("SELECT hardware FROM papers") if h]
+    answers = [fits.text(h) for h in texts]
+    assert len(texts) >= 1000 and len(fits._texts) < len(texts) / 2
+    from digest_tui.paper_view import machine_fit
+
+    catalog = library.enricher.hardware_catalog
+    for text, answer in zip(texts, answers, strict=True):
+        expected = [f.to_json() for f in machine_fit(json.loads(text), MACHINES, catalog)]
+        assert json.loads(answer) == expected
     library.close()
 
 
