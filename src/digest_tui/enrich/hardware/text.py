@@ -422,6 +422,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         "single-device",
         True,
     ),
+    # (seventeenth round) Kernels or inference timed on CPUs of a named instruction set or
+    # class ("speedups on x86 CPUs and on ARM CPUs"): one processor at a time.
+    (
+        r"\bon (?:(?:x86(?:[-_]64)?|ARM(?:v\d)?|Arm|AArch64|RISC-V|commodity|consumer|desktop"
+        r"|laptop) )+CPUs?\b",
+        "single-device",
+        True,
+    ),
     # Weights or state moved out of one GPU's memory: the GPU is one, the host holds the rest.
     (
         r"\b(?:CPU|host)[- ](?:memory )?offload\w*|\boffload\w* (?:[\w-]+ ){0,4}?"
