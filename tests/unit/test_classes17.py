@@ -9,7 +9,7 @@ import pytest
 
 from tests.support.judgement import suggest, topics
 
-# --- hardware: a phone named by its maker's line is a phone ----------------------------------------
+# --- hardware: a phone named by its maker's line is a phone ---------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_a_measurement_study_on_a_named_phone_has_a_setup(catalog):
     assert "not a reproduction target" not in s.target
 
 
-# --- hardware: supercomputers named for training runs ----------------------------------------------
+# --- hardware: supercomputers named for training runs ---------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_look_alikes_of_system_names_are_not_systems(catalog, abstract):
     assert not {"gh200", "mi250x"} & set(s.devices)
 
 
-# --- hardware: kernels timed on CPUs of a named instruction set ------------------------------------
+# --- hardware: kernels timed on CPUs of a named instruction set -----------------------------------
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_cpus_beside_a_gpu_cluster_keep_the_cluster(catalog):
     assert s.scale == "multi-node", s.target
 
 
-# --- topics: a deep-learning training cluster is training ------------------------------------------
+# --- topics: a deep-learning training cluster is training -----------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ def test_an_inference_cluster_is_still_not_training(taxonomy):
     assert "training-parallelism" not in found
 
 
-# --- topics: kernels the paper develops to run a workload ------------------------------------------
+# --- topics: kernels the paper develops to run a workload -----------------------------------------
 
 
 @pytest.mark.parametrize(
