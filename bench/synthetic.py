@@ -1036,9 +1036,14 @@ def build_library(
     if restamp:
         import sqlite3
 
+        from digest_tui.store.topic_edits import remember_taxonomy
+
         conn = sqlite3.connect(target)
         with conn:
             conn.execute("UPDATE papers SET enrich_fp = ?", (fingerprint,))
+            # Stamped as enriched with the current files, so keep those files' taxonomy as
+            # their snapshot too: a taxonomy edit then settles as on a library built now.
+            remember_taxonomy(conn, Enricher(None))
         conn.close()
     return home
 

@@ -154,28 +154,18 @@ class MachineFits:
         validate (the caller then goes through `paper_json`, which says it is outdated)."""
         from pydantic import ValidationError
 
-        from digest_tui.enrich.hardware.fit import fit_machines
+        from digest_tui.enrich.hardware.fit import fit_inputs, fit_machines
         from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
 
         try:
             s = HardwareSuggestion.model_validate_json(hardware)
         except ValidationError:
             return None
-        key = (
-            s.scale,
-            s.memory_gb,
-            s.device_total,
-            s.floor_architecture,
-            tuple(s.floor_features),
-            s.feature_floor,
-            None if s.scaled_down is None else json.dumps(s.scaled_down),
-            tuple(s.device_counts),
-        )
+        key = fit_inputs(s)
         found = self._texts.get(key)
         if found is None:
             fits = fit_machines(s, self.machines, self.catalog)
-            found = _encode([{"name": f.name, "fits": f.fits, "reason": f.reason} for f in fits])
-            self._texts[key] = found
+            found = self._texts[key] = _encode([fit.model_dump() for fit in fits])
         return found
 
 
@@ -196,16 +186,15 @@ def paper_jsonl_line(
     enricher = library.enricher
     current_fp = enricher.fingerprint if enricher is not None else None
     machine_fit = ""
-    if machines and row["hardware"] is not None and enricher is not None:
-        # Empty text is null, as paper_json reads it: no fit.
-        fit_text = fits.text(row["hardware"]) if fits is not None and row["hardware"] else None
-        if fit_text is None and row["hardware"]:
+    # Empty hardware text is null, as paper_json reads it: no fit either way.
+    if machines and row["hardware"] and enricher is not None:
+        fit_text = fits.text(row["hardware"]) if fits is not None else None
+        if fit_text is None:
             from digest_tui.paper_view import paper_json
 
             paper = paper_json(library, row, machines, state=state, digests=digests)
             return safe_json_text(_encode(paper))
-        if fit_text is not None:
-            machine_fit = ', "machine_fit": ' + fit_text
+        machine_fit = ', "machine_fit": ' + fit_text
     evidence, repos, links = _reshaped_columns(row, current_fp)
     v = _value
     conflicts = state.get("note_conflicts")

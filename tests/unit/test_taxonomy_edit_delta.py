@@ -311,3 +311,42 @@ def test_a_changed_phrase_is_searched_as_the_classifier_searches_it(tmp_path: Pa
     assert delta.may_change("A title", plain, [], [])
     assert delta.may_change("A title", "", ["warp specialization"], [])  # keywords count
     assert not delta.may_change("Warp scheduling", "Specialization of experts.", [], [])
+
+
+def test_the_settling_pass_reports_progress_and_pauses_outside_transactions(
+    tmp_path: Path, papers: list[Paper], monkeypatch: pytest.MonkeyPatch, classified: Counter[str]
+) -> None:
+    """What the app and the CLI notice see: the count starts at 0 and ends at every stale
+    paper, never going back; each chunk of the settling pass waits on `pause` with no write
+    transaction open (the reader's marks get in between)."""
+    import digest_tui.store.topic_edits as topic_edits
+
+    monkeypatch.setattr(topic_edits, "_CHUNK", 50)  # several chunks of the fixture papers
+    config = tmp_path / "config"
+    config.mkdir()
+    library = Library(connect(tmp_path / "a.sqlite3"), Enricher(config))
+    papers = import_papers(library, papers)
+    (config / "taxonomy.yaml").write_text(EDITS["a pattern added"][0], encoding="utf-8")
+    edited = Library(library.conn, Enricher(config))
+    seen: list[tuple[int, int]] = []
+    in_transaction: list[bool] = []
+    settled_before_classifying: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done and not classified:
+            settled_before_classifying.append(done)
+
+    classified.clear()
+    edited.reenrich(
+        workers=0,
+        progress=progress,
+        pause=lambda: in_transaction.append(library.conn.in_transaction),
+    )
+    total = len(papers)
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert all(t == total for _, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    # the settling pass counts too, before any paper is classified
+    assert len(settled_before_classifying) > 1
+    assert len(in_transaction) > -(-total // 50) and not any(in_transaction)

@@ -38,8 +38,8 @@ def remember_taxonomy(conn: sqlite3.Connection, enricher: Enricher) -> None:
     key = enricher.component_fingerprints[TOPICS]
     if conn.execute("SELECT 1 FROM meta WHERE key = ?", (_SNAPSHOT + key,)).fetchone():
         return
-    taken = enricher.taxonomy_snapshot()
-    if taken is not None and taken[0] == key:
+    taken = enricher.taxonomy_snapshot()  # None when the files changed since `key` was taken
+    if taken is not None:
         conn.execute(
             "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
             (_SNAPSHOT + taken[0], taken[1]),

@@ -3,11 +3,13 @@
 `fits:` judges papers by their fit key (store/fit_keys.py): the suggestion fields `_fit_one`
 reads, and nothing else, so papers whose suggestions differ only in evidence or wording are
 judged once. Reading another field here means adding it to the key (and a migration that marks
-every paper pending); tests/unit/test_fit_keys.py compares the two judgements.
+every paper pending); tests/unit/test_fit_keys.py compares the two judgements. `fit_inputs`
+lists the fields for the reasons as well (the jsonl dump's `machine_fit`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +37,23 @@ def fit_machines(
     which). `None` when the paper or the machine does not say enough to tell.
     """
     return [_fit_one(suggestion, machine, catalog) for machine in machines]
+
+
+def fit_inputs(s: HardwareSuggestion) -> tuple[Any, ...]:
+    """Every field of the suggestion `_fit_one` reads, verdicts and reasons alike: two
+    suggestions equal here fit any machines alike (`paper_jsonl.MachineFits` judges each
+    once). A field `_fit_one` starts reading belongs here too, and in store/fit_keys.py's
+    key when the verdict depends on it."""
+    return (
+        s.scale,
+        s.memory_gb,
+        s.device_total,
+        s.floor_architecture,
+        tuple(s.floor_features),
+        s.feature_floor,
+        None if s.scaled_down is None else json.dumps(s.scaled_down),
+        tuple(s.device_counts),
+    )
 
 
 def _fit_one(s: HardwareSuggestion, machine: Any, catalog: HardwareCatalog) -> MachineFit:

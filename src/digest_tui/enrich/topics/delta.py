@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from digest_tui.enrich.topics.classifier import lower_same_length, match_fields
-from digest_tui.enrich.topics.matching import CompiledPattern, compile_pattern
+from digest_tui.enrich.topics.matching import CompiledPattern, PatternIndex, compile_pattern
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 from digest_tui.enrich.topics.taxonomy import Taxonomy
 
@@ -38,29 +38,21 @@ class TopicDelta:
     taxonomy: Taxonomy  # the new one (its scoring weighs fields alike in both)
     changed: tuple[CompiledPattern, ...]
     removed: frozenset[str]
+    # The changed entries as the classifier finds patterns (word starts, word edges).
+    index: PatternIndex
 
     def may_change(
         self, title: str, abstract: str, keywords: Sequence[str], stored_topics: Sequence[str]
     ) -> bool:
         """Whether the paper's topics or evidence can differ under the new taxonomy: a
-        changed entry matches its text (searched as the classifier searches it: URLs blanked,
-        lower-cased unless the entry is case-sensitive), or it is in a removed topic."""
+        changed entry matches its text as the classifier matches it (URLs blanked, the same
+        fields), or it is in a removed topic."""
         if self.removed.intersection(stored_topics):
             return True
-        if not self.changed:
+        if not self.changed or not self._needle_found(title or "", abstract or "", keywords):
             return False
-        if not self._needle_found(title or "", abstract or "", keywords):
-            return False
-        for fld in match_fields(self.taxonomy, title or "", abstract or "", list(keywords or ())):
-            for pattern in self.changed:
-                text = fld.original if pattern.on_original else fld.lower
-                if pattern.needles is not None and not any(n in text for n in pattern.needles):
-                    continue
-                # Any match of the regex anywhere, word edges or not: a superset of the
-                # matches the classifier takes, so no paper that can change is missed.
-                if pattern.regex.search(text) is not None:
-                    return True
-        return False
+        fields = match_fields(self.taxonomy, title or "", abstract or "", list(keywords or ()))
+        return any(self.index.find(fld) for fld in fields)
 
     def _needle_found(self, title: str, abstract: str, keywords: Sequence[str]) -> bool:
         """Whether some changed entry may match: one of its needles (every match contains
@@ -109,7 +101,7 @@ def topic_delta(
     compiled = tuple(
         compile_pattern(spec, 0.0, index) for index, spec in enumerate(_unique(changed))
     )
-    return TopicDelta(new, compiled, removed)
+    return TopicDelta(new, compiled, removed, PatternIndex(dict.fromkeys(compiled, "changed")))
 
 
 def _key(entry: PatternSpec) -> str:
@@ -122,14 +114,13 @@ def _changed_entries(
     """The entries in one list and not the other (as many times as the counts differ, old
     and new versions of an edited entry both); every entry when those both keep do not keep
     their relative order."""
-    old_counts = Counter(_key(e) for e in before)
-    new_counts = Counter(_key(e) for e in after)
+    old_keys, new_keys = [_key(e) for e in before], [_key(e) for e in after]
+    old_counts, new_counts = Counter(old_keys), Counter(new_keys)
     differing = {k for k in old_counts.keys() | new_counts.keys() if old_counts[k] != new_counts[k]}
-    kept_before = [_key(e) for e in before if _key(e) not in differing]
-    kept_after = [_key(e) for e in after if _key(e) not in differing]
-    if kept_before != kept_after:
+    if [k for k in old_keys if k not in differing] != [k for k in new_keys if k not in differing]:
         return [*before, *after]
-    return [e for e in [*before, *after] if _key(e) in differing]
+    entries = zip([*before, *after], [*old_keys, *new_keys], strict=True)
+    return [entry for entry, key in entries if key in differing]
 
 
 def _unique(entries: Sequence[PatternSpec]) -> list[PatternSpec]:
