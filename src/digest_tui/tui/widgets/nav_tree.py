@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -30,10 +31,43 @@ class NavTree(Tree[Selection]):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    # How long keys typed into the tree before its first fill are held (see `_on_key`): far
+    # more than a start-up takes, so only a start-up that failed gives them back unfilled.
+    TYPEAHEAD_SECONDS = 5.0
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("Library", data=Selection(), id=id)
         self.show_root = False
         self.guide_depth = 2
+        # Keys typed into the tree before the start-up first filled it; None once filled.
+        self._typeahead: list[events.Key] | None = []
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Until the start-up fills the tree (its counts come after the first frame: about a
+        second, more on a large library), keys typed into it are held and sent again, in order,
+        once it is filled, so that `\\ j j j b` right after a launch moves and bookmarks where
+        the reader meant rather than moving in an empty tree. Every key is held, not only the
+        tree's own, so none overtakes the moves before it; quitting is never held."""
+        # Not held: the dispatcher goes on to Widget._on_key (it calls each class's handler).
+        if self._typeahead is None or event.key in self._quit_keys():
+            return
+        event.stop()
+        event.prevent_default()
+        if not self._typeahead:
+            self.set_timer(self.TYPEAHEAD_SECONDS, self._replay_typeahead)
+        self._typeahead.append(event)
+
+    def _quit_keys(self) -> set[str]:
+        return {b.key for b in self.app.BINDINGS if isinstance(b, Binding) and b.action == "quit"}
+
+    def _replay_typeahead(self) -> None:
+        """Send the held keys again as if typed now, once (the first fill, or the timer). Not
+        when the reader has left the tree meanwhile (`/` to search): they were meant for it."""
+        held, self._typeahead = self._typeahead, None
+        if not held or not self.has_focus:
+            return
+        for event in held:
+            self.app.simulate_key(event.key)
 
     def populate(self, data: TreeData, keep: Selection | None = None) -> Selection | None:
         """Rebuild the tree from fresh counts, keeping the highlighted node (or putting the
@@ -43,6 +77,8 @@ class NavTree(Tree[Selection]):
         # A rebuild is not the user moving: keep the app's selection as it is.
         with self.prevent(Tree.NodeHighlighted):
             self._rebuild(data, keep)
+        if self._typeahead is not None:
+            self.call_after_refresh(self._replay_typeahead)
         # What the cursor is on now: `keep`, or "All papers" when that node is gone (the last
         # paper left a tag, a list was deleted).
         return self.cursor_node.data if self.cursor_node is not None else None
