@@ -1,4 +1,5 @@
-"""Keys typed into the tree before the start-up has filled it are kept, not lost.
+"""Keys typed into the tree before the start-up has filled it are kept, not lost; `\\` moves
+the focus before the keys read with it are dispatched.
 
 The tree's nodes and counts come after the first frame (`LibraryService.tree_data`, once the
 start-up has loaded the library). A reader who opens the tree at once (`\\` below 100 columns)
@@ -14,11 +15,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from textual import events
+from textual.widgets import Input, TextArea
 
 from digest_tui.config import AppContext
 from digest_tui.tui.app import DigestApp
 from digest_tui.tui.library_service import LibraryService
+from digest_tui.tui.screens.editors import NoteScreen
+from digest_tui.tui.screens.help import HelpScreen
 from digest_tui.tui.widgets.nav_tree import NavTree
+from digest_tui.tui.widgets.paper_list import PaperList
 from tests.ui.settle import settle
 
 
@@ -100,3 +106,50 @@ async def test_quitting_is_never_held(home, monkeypatch):
             await pilot.press("q")
             await pilot.pause(0.2)
             assert not app.is_running
+
+
+async def test_moves_read_in_one_batch_with_backslash_are_held_by_the_tree(home, monkeypatch):
+    # A busy app (its first second) reads `\\ j j j` from the terminal in one go: the keys are
+    # queued together, and each is sent to the pane focused when it is dispatched. `\\` must
+    # move the focus before the `j`s are dispatched, or the list gets them, the tree cannot
+    # hold them, and its bindings then move in the empty tree.
+    with tree_held(monkeypatch) as release:
+        app = DigestApp(AppContext())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until_painted(pilot)
+            tree, papers = app.query_one(NavTree), app.query_one(PaperList)
+            for key, character in (("backslash", "\\"), ("j", "j"), ("j", "j"), ("j", "j")):
+                app.post_message(events.Key(key, character))
+            await pilot.pause(0.1)
+            assert not filled(tree)
+            release.set()
+            await settle(pilot)
+            assert app.focused is tree
+            assert tree.cursor_line == 3  # from "All papers", where the library was left
+            assert papers.cursor == 0
+
+
+async def test_backslash_is_text_in_a_text_field_and_does_nothing_over_help(home):
+    app = DigestApp(AppContext())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "a", "backslash", "b")
+        await settle(pilot)
+        search = app.query_one("#search", Input)
+        assert search.value == "a\\b" and app.focused is search
+        assert not app.query_one(NavTree).display
+        await pilot.press("enter", "n")  # back to the list, then the note editor
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press("backslash")
+        await settle(pilot)
+        assert "\\" in app.screen.query_one(TextArea).text
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("backslash")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert not app.query_one(NavTree).display

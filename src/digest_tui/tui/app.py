@@ -112,6 +112,9 @@ _LIST_ONLY_ACTIONS = frozenset(
         "undo_mark_all",
     }
 )
+# The pane keys bound with priority (they move the focus before the next key is dispatched):
+# text in a text field, and nothing over another screen.
+_PRIORITY_PANE_ACTIONS = frozenset({"search", "toggle_tree"})
 
 
 def _showing(screen: object, module: str, name: str) -> bool:
@@ -160,7 +163,17 @@ class DigestApp(App[int]):
         Binding("left_square_bracket", "previous_repo", "Previous repo", show=False),
         Binding("p", "toggle_panel", "Details panel", show=False),
         # Below 100 columns the tree is hidden: `\` shows it over the list (and focuses it).
-        Binding("backslash", "toggle_tree", "Navigation tree", key_display="\\", show=False),
+        # Priority, as `/`: the focus moves before the next key is sent to a pane, so the `j`s
+        # of `\ j j j` typed while the app is busy (its first second) go to the tree, not the
+        # list that had the focus when they were read.
+        Binding(
+            "backslash",
+            "toggle_tree",
+            "Navigation tree",
+            key_display="\\",
+            show=False,
+            priority=True,
+        ),
         Binding("R", "fetch", "Fetch today"),
         Binding("S", "sync", "Sync reading state"),
         Binding("b", "bookmark", "Bookmark"),
@@ -804,14 +817,14 @@ class DigestApp(App[int]):
     # ---- actions ------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # `/` typed into a text field (the search box, a tag or note editor) is text.
-        if action == "search" and (
+        # `/` and `\` typed into a text field (the search box, a tag or note editor) are text.
+        if action in _PRIORITY_PANE_ACTIONS and (
             isinstance(self.focused, Input)
             or _showing(self.focused, "textual.widgets._text_area", "TextArea")
         ):
             return False
-        if action == "search" and self.screen is not self.main_screen:
-            # `/` is a priority binding: over help or the lists screen it opened the search box
+        if action in _PRIORITY_PANE_ACTIONS and self.screen is not self.main_screen:
+            # Priority bindings: over help or the lists screen `/` opened the search box
             # behind the dialog, which then kept neither the keys nor its own focus.
             return False
         if _paper_screen_shown(self.screen) and action in _LIST_ONLY_ACTIONS:
