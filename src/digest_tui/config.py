@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # imported lazily at run time: see `__getattr__`
     from digest_tui.settings_schema import FilterWord as FilterWord
     from digest_tui.settings_schema import Machine as Machine
     from digest_tui.settings_schema import Settings as Settings
+    from digest_tui.yaml_files import Problem
 
 APP_NAME = "digest-tui"
 HOME_ENV = "DIGEST_TUI_HOME"
@@ -110,6 +111,92 @@ def load_settings(paths: Paths) -> Settings:
     doc = yaml_files.load_file(path, ConfigError)
     yaml_files.require_mapping(doc, ConfigError, "a mapping of settings at the top level")
     return yaml_files.validate(Settings, doc, ConfigError)
+
+
+def load_settings_leaving_out_mistakes(paths: Paths) -> tuple[Settings, str | None]:
+    """For the app, which goes on after a mistake: the settings with each wrong entry left out
+    (one of `machines:`, one arXiv category or word, one setting), and what to tell the
+    reader (None when the file is right). A typo in the second machine keeps the first
+    machine and the theme. A file that is not YAML, or not a mapping, gives the defaults."""
+    from pydantic import ValidationError
+
+    from digest_tui import yaml_files
+    from digest_tui.settings_schema import Settings
+
+    try:
+        return load_settings(paths), None
+    except ConfigError as exc:
+        first = str(exc)
+    try:
+        doc = yaml_files.load_file(paths.config_file, ConfigError)
+        data = yaml_files.require_mapping(doc, ConfigError, "a mapping of settings")
+    except ConfigError:
+        return Settings(), f"{first}. Using the default settings until it is fixed."
+    problems: list[Problem] = []
+    # Each pass leaves out what the last one found wrong (pydantic reports every error of a
+    # pass, so one more pass normally validates).
+    for _ in range(4):
+        try:
+            settings = Settings.model_validate(data)
+        except ValidationError as exc:
+            errors = exc.errors()
+        else:
+            return settings, _left_out_message(problems)
+        entries = []
+        for error in errors:
+            loc = tuple(error["loc"])
+            problems.append(doc.problem(loc, yaml_files.error_message(error), data=data))
+            entries.append(_entry_of(loc))
+        data = _without(data, entries)
+    return Settings(), f"{first}. Using the default settings until it is fixed."
+
+
+def _left_out_message(problems: list[Problem]) -> str | None:
+    """The first mistake in the file (the CLI names the same one), and how many more."""
+    if not problems:
+        return None
+    from digest_tui.yaml_files import problem_order
+
+    first = min(problems, key=problem_order)
+    more = len(problems) - 1
+    also = f" (and {more} more mistake{'s' if more > 1 else ''}, also left out)" if more else ""
+    return f"{first}{also}. Left out until it is fixed; the rest of the file applies."
+
+
+def _entry_of(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The entry a wrong field belongs to: the outermost list item on its path (a machine,
+    not one of its devices: a machine missing a device would fit papers it cannot), else the
+    field itself (a setting, `arxiv.keep_if_any` as a whole)."""
+    for depth, key in enumerate(loc):
+        if isinstance(key, int):
+            return loc[: depth + 1]
+    return loc
+
+
+def _without(data: Any, entries: list[tuple[str | int, ...]]) -> Any:
+    """A copy of `data` with each entry (a path of keys and list indexes) removed."""
+    import copy
+
+    pruned = copy.deepcopy(data)
+
+    # Deepest and last items first, so removing one never shifts another's index.
+    def order(entry: tuple[str | int, ...]) -> tuple[int, list[tuple[int, str | int]]]:
+        return len(entry), [(0, k) if isinstance(k, int) else (1, k) for k in entry]
+
+    for entry in sorted(set(entries), key=order, reverse=True):
+        parent = pruned
+        for key in entry[:-1]:
+            try:
+                parent = parent[key]
+            except (KeyError, IndexError, TypeError):
+                parent = None
+                break
+        last = entry[-1] if entry else None
+        in_mapping = isinstance(parent, dict) and last in parent
+        in_list = isinstance(parent, list) and isinstance(last, int) and 0 <= last < len(parent)
+        if in_mapping or in_list:
+            del parent[last]
+    return pruned
 
 
 class AppContext:

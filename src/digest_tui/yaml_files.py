@@ -144,16 +144,26 @@ def validate(
 def validation_error(
     exc: ValidationError, doc: YamlDoc, error: type[DigestError], *, prefix: Loc = ()
 ) -> DigestError:
-    """A pydantic error as `FILE:LINE: field: problem` (with "(and N more problems)")."""
+    """A pydantic error as `FILE:LINE: field: problem` (with "(and N more problems)"): the
+    first in the file, not in the model's field order."""
     errors = exc.errors()
-    first = errors[0]
+    first = min(errors, key=lambda e: _line_order(doc.line_of((*prefix, *e["loc"]))))
     loc = (*prefix, *first["loc"])
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    message = _message(first) + (more if len(errors) > 1 else "")
+    message = error_message(first) + (more if len(errors) > 1 else "")
     return fail(error, doc.problem(loc, message))
 
 
-def _message(error: Any) -> str:
+def _line_order(line: int | None) -> tuple[bool, int]:
+    """Sorts problems by line, those without one last (stable: field order among equals)."""
+    return (line is None, line or 0)
+
+
+def problem_order(problem: Problem) -> tuple[bool, int]:
+    return _line_order(problem.line)
+
+
+def error_message(error: Any) -> str:
     message = str(error.get("msg", "invalid value"))
     # pydantic prefixes errors raised by validators; the reader wants the sentence itself.
     return message.removeprefix("Value error, ").removeprefix("Assertion failed, ")

@@ -458,9 +458,10 @@ class DigestApp(App[int]):
         screen, so nothing competes with that frame for the GIL (bounded: a list that is
         never painted, say an app closing at once, must not keep the library from loading);
         then read config.yaml, once, by whichever worker gets here first: a typo in it is
-        said on screen (file, line, field) and the app goes on with the default settings,
-        rather than stopping at the first key that reads a setting. Not before the first
-        frame: the settings' models bring pydantic (~60 ms), and the list does not need them."""
+        said on screen (file, line, field) and the app goes on without the wrong entries (a
+        machine, a setting), rather than stopping at the first key that reads a setting. Not
+        before the first frame: the settings' models bring pydantic (~60 ms), and the list does
+        not need them."""
         self._first_paint.wait(timeout=_FIRST_PAINT_WAIT)
         if not self._settings_checked:
             # The settings' import holds the GIL ~60 ms.
@@ -469,19 +470,14 @@ class DigestApp(App[int]):
             if self._settings_checked:
                 return
             self._settings_checked = True
-            from digest_tui.errors import ConfigError
+            if "settings" in vars(self.ctx):
+                return  # loaded already (a test, or a caller that made the context)
+            from digest_tui.config import load_settings_leaving_out_mistakes
 
-            try:
-                self.ctx.settings  # noqa: B018 (loads and caches them)
-            except ConfigError as exc:
-                from digest_tui.config import Settings
-
-                self.ctx.settings = Settings()
-                self._notify_from_thread(
-                    f"{exc}. Using the default settings until it is fixed.",
-                    severity="error",
-                    timeout=30,
-                )
+            settings, problem = load_settings_leaving_out_mistakes(self.ctx.paths)
+            self.ctx.settings = settings
+            if problem is not None:
+                self._notify_from_thread(problem, severity="error", timeout=30)
 
     def _report_data_file_problems(self) -> None:
         """(In the start-up worker, once the tree has loaded the taxonomy.) A user
