@@ -1127,6 +1127,20 @@ class _Builder:
 
         memory_gb = round(est.gib, 2) if est is not None else None
         arithmetic = est.arithmetic if est is not None else None
+        capacity = self._capacity(target)
+        if est is not None and capacity is not None and est.gib > capacity:
+            # The paper states its setup and no model size it uses fits that setup's memory
+            # (_estimate took the largest that fits when one does): it keeps the state off the
+            # devices (offloading to CPU memory or SSD, swapping) or runs a part of it. The
+            # estimate is then no requirement of the target: a machine like the stated setup
+            # must not be told it does not fit (a 175B fine-tune "on one RTX 4090" with SSD
+            # offloading asked 2,608 GB of a 24 GB laptop). Kept as information.
+            memory_gb = None
+            arithmetic = (
+                f"{est.arithmetic}: more than the {capacity:g} GB of the setup the paper states, "
+                "which does not hold it all (offloaded, a smaller run, or a model used "
+                "elsewhere); the fit goes by that setup"
+            )
         if stated_gib is not None:
             # "a 24G GPU", "18GB GPU", "3GB of VRAM": the paper's own figure beats the formula.
             memory_gb = stated_gib
