@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,6 @@ class Taxonomy:
         self.topics: list[TopicDef] = list(topics)
         self.scoring = scoring
         self.sources: list[Path] = list(sources)
-        self.compiled = [CompiledTopic(t) for t in self.topics]
-        self.index = PatternIndex(
-            {p: t.id for t in self.compiled for p in (*t.patterns, *t.negatives)}
-        )
         # Identifies the effective taxonomy (bench/eval_topics.py records it with its results);
         # the store does not check it (see the comment at TAXONOMY_FILE).
         payload = {
@@ -50,6 +47,17 @@ class Taxonomy:
         }
         canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"))
         self.fingerprint: str = hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+    # Compiled on first use, not on load: the app's tree needs only the topics' labels, and
+    # compiling ~135 patterns took ~0.44 s of its start-up at any library size (the patterns'
+    # regexes were already checked when the file was validated, schema.py).
+    @cached_property
+    def compiled(self) -> list[CompiledTopic]:
+        return [CompiledTopic(t) for t in self.topics]
+
+    @cached_property
+    def index(self) -> PatternIndex:
+        return PatternIndex({p: t.id for t in self.compiled for p in (*t.patterns, *t.negatives)})
 
     @property
     def ids(self) -> list[str]:
