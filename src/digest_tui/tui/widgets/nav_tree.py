@@ -45,9 +45,9 @@ class NavTree(Tree[Selection]):
     async def _on_key(self, event: events.Key) -> None:
         """Until the start-up fills the tree (its counts come after the first frame: about a
         second, more on a large library), keys typed into it are held and sent again, in order,
-        once it is filled, so that `\\ j j j b` right after a launch moves and bookmarks where
-        the reader meant rather than moving in an empty tree. Every key is held, not only the
-        tree's own, so none overtakes the moves before it; quitting is never held."""
+        once it is filled, so that `\\ j j j` right after a launch lands where the reader meant
+        rather than moving in an empty tree. Every key is held, not only the tree's own, so
+        none overtakes the moves before it; quitting is never held."""
         # Not held: the dispatcher goes on to Widget._on_key (it calls each class's handler).
         if self._typeahead is None or event.key in self._quit_keys():
             return
@@ -58,6 +58,7 @@ class NavTree(Tree[Selection]):
         self._typeahead.append(event)
 
     def _quit_keys(self) -> set[str]:
+        """The app's keys bound to quitting (`q`): a reader who quits at once must not wait."""
         return {b.key for b in self.app.BINDINGS if isinstance(b, Binding) and b.action == "quit"}
 
     def _replay_typeahead(self) -> None:
