@@ -31,6 +31,7 @@ TEST_SPLITS = {
     "test13": "thirteenth test",
     "test14": "fourteenth test",
     "test15": "fifteenth test",
+    "test16": "sixteenth test",
     "test17": "seventeenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
