@@ -152,9 +152,19 @@ def test_100x30_hides_the_narrow_panel_until_p_and_cuts_titles_with_an_ellipsis(
         first = next(line for line in rows if FIRST_TITLE[:30] in line)
         assert first.rstrip().rstrip(SCROLLBAR).rstrip().endswith("…"), screen
         term.keys("p")
-        screen = term.wait_until(lambda s: "listed 2026-01-08" in s, "the panel")
+
+        def three_panes(s: str) -> bool:
+            # The whole frame: tmux can capture the panel drawn before the list below it is
+            # redrawn at its new width (a CI run caught half a frame), so wait for every row.
+            rows = [line for line in s.splitlines() if "▲ " in line]
+            return (
+                "listed 2026-01-08" in s
+                and bool(rows)
+                and all(line.count("│") == 2 for line in rows)
+            )
+
+        screen = term.wait_until(three_panes, "the panel beside the list on every row")
         rows = [line for line in screen.splitlines() if "▲ " in line]
-        assert all(line.count("│") == 2 for line in rows), screen  # three panes now
         # The list's cut titles end with "…" at its new width (no sideways scrollbar left).
         assert any(line.split("│")[1].rstrip().endswith("…") for line in rows), screen
         panel = " ".join(line.split("│", 2)[2] for line in screen.splitlines() if "│" in line)

@@ -144,8 +144,9 @@ SPLITS = [
           scales={"single-device": 7, "single-node": 4, "multi-node": 7, "edge": 5,
                   "unknown": 3}),
     # Made after the seventeenth (checked against it), for scale again; older papers (2021-2025,
-    # most 2023-2024) as the look-up corpus's recent abstracts are nearly all labelled. Its labeller read all of
-    # docs/labelling.md, its "recurring blind misses" too (said in the file's header).
+    # most 2023-2024): the look-up corpus's recent abstracts are nearly all labelled. Its
+    # labeller read all of docs/labelling.md, its "recurring blind misses" too (said in the
+    # file's header).
     Split("test16", 26, {"kernels": 4, "training-parallelism": 6, "moe": 4, "serving": 12}, 4,
           ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
            "test10", "test11", "test12", "test13", "test14", "test15", "test17"),
