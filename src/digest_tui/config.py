@@ -99,6 +99,9 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_SETTINGS_SHAPE = "a mapping of settings at the top level"
+
+
 def load_settings(paths: Paths) -> Settings:
     """The user's settings; a problem is one line, `config.yaml:LINE: field: problem`."""
     from digest_tui.settings_schema import Settings
@@ -109,7 +112,7 @@ def load_settings(paths: Paths) -> Settings:
     from digest_tui import yaml_files
 
     doc = yaml_files.load_file(path, ConfigError)
-    yaml_files.require_mapping(doc, ConfigError, "a mapping of settings at the top level")
+    yaml_files.require_mapping(doc, ConfigError, _SETTINGS_SHAPE)
     return yaml_files.validate(Settings, doc, ConfigError)
 
 
@@ -123,15 +126,14 @@ def load_settings_leaving_out_mistakes(paths: Paths) -> tuple[Settings, str | No
     from digest_tui import yaml_files
     from digest_tui.settings_schema import Settings
 
-    try:
-        return load_settings(paths), None
+    path = paths.config_file
+    if not path.exists():
+        return Settings(), None
+    try:  # read and parsed once: the passes below validate what is left of the same data
+        doc = yaml_files.load_file(path, ConfigError)
+        data = yaml_files.require_mapping(doc, ConfigError, _SETTINGS_SHAPE)
     except ConfigError as exc:
-        first = str(exc)
-    try:
-        doc = yaml_files.load_file(paths.config_file, ConfigError)
-        data = yaml_files.require_mapping(doc, ConfigError, "a mapping of settings")
-    except ConfigError:
-        return Settings(), f"{first}. Using the default settings until it is fixed."
+        return Settings(), f"{exc}. Using the default settings until it is fixed."
     problems: list[Problem] = []
     # Each pass leaves out what the last one found wrong (pydantic reports every error of a
     # pass, so one more pass normally validates).
@@ -142,12 +144,11 @@ def load_settings_leaving_out_mistakes(paths: Paths) -> tuple[Settings, str | No
             errors = exc.errors()
         else:
             return settings, _left_out_message(problems)
-        entries = []
         for error in errors:
             loc = tuple(error["loc"])
             problems.append(doc.problem(loc, yaml_files.error_message(error), data=data))
-            entries.append(_entry_of(loc))
-        data = _without(data, entries)
+        data = _without(data, [_entry_of(tuple(error["loc"])) for error in errors])
+    first = min(problems, key=yaml_files.problem_order)
     return Settings(), f"{first}. Using the default settings until it is fixed."
 
 

@@ -153,3 +153,27 @@ async def test_backslash_is_text_in_a_text_field_and_does_nothing_over_help(home
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         assert not app.query_one(NavTree).display
+
+
+async def test_a_tree_never_filled_gives_its_keys_back(home, monkeypatch):
+    # A start-up that never fills the tree (it failed) must not swallow the keys for good: after
+    # TYPEAHEAD_SECONDS they act as they always did. Escape then closes the tree shown over the
+    # list, which it cannot while it is held.
+    monkeypatch.setattr(NavTree, "TYPEAHEAD_SECONDS", 0.3)
+    with tree_held(monkeypatch):
+        app = DigestApp(AppContext())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until_painted(pilot)
+            tree = app.query_one(NavTree)
+            await pilot.press("backslash", "escape")
+            await pilot.pause(0.1)
+            assert tree.display and not filled(tree)  # escape held: the tree is still open
+            await pilot.pause(0.5)
+            assert not tree.display  # the held escape was given back: it closed the tree
+            await pilot.press("backslash")
+            await pilot.pause(0.1)
+            assert tree.display
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert not filled(tree)
+            assert not tree.display  # keys act at once again, though the tree was never filled
