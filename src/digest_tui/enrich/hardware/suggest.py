@@ -259,7 +259,11 @@ def suggest_hardware(
 _STUDY_TITLE = (
     ("a survey", re.compile(r"\b(?:survey|literature review|systematic review)\b", re.I)),
     ("a position paper", re.compile(r"\bposition(?: paper)?:|\bposition paper\b", re.I)),
-    ("a simulation study", re.compile(r"\bsimulators?\b", re.I)),
+    # (eighteenth round) "A Large-Scale Simulation Framework for LLM Inference" is a simulator
+    (
+        "a simulation study",
+        re.compile(r"\bsimulators?\b|\bsimulation (?:framework|platform|toolkit|tool)s?\b", re.I),
+    ),
     # A network or cluster simulation is the subject; a physics simulation on GPUs is not.
     (
         "a simulation study",
@@ -617,7 +621,11 @@ def _study_kind(title: str, abstract: str) -> str | None:
 
 _INTRA_NODE = re.compile(r"\bintra-?node\b", re.I)
 # The edge phrases that say only "little memory or compute", no kind of device.
-_CONSTRAINED_DEVICES = re.compile(r"\b(?:resource|memory)-(?:constrained|limited) devices?\b", re.I)
+_CONSTRAINED_DEVICES = re.compile(
+    r"\b(?:resource|memory)-(?:constrained|limited) devices?\b"
+    r"|\bdevices with (?:limited|constrained|scarce|little) (?:DRAM|RAM|memory)\b",
+    re.I,
+)
 _OFFLOAD = re.compile(r"offload|\bCPU[-\u2013]GPU\b", re.I)
 _SMALL_DEVICES = re.compile(r"\bmemory-constrained devices\b", re.I)
 

@@ -236,6 +236,8 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # and it qualifies alone when the paper also works to a memory budget (suggest.py). Said
     # of GPUs or hardware, the memory limit is one GPU's (below).
     (r"\bmemory-constrained devices\b", "edge", False),
+    # (eighteenth round) the same said with "with": "devices with limited DRAM capacity"
+    (r"\bdevices with (?:limited|constrained|scarce|little) (?:DRAM|RAM|memory)\b", "edge", False),
     (
         r"\bresource-(?:constrained|limited) devices\b|\blaptops?\b|\biGPUs?\b|\bmobile\b",
         "edge",
@@ -438,6 +440,15 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         r"|settings?|environments?)\b",
         "single-device",
         False,
+    ),
+    # (eighteenth round) the model's own weights moved by direction, host to GPU ("transferring
+    # model parameters from host memory to GPU memory"): the offloading setting said outright.
+    # KV tensors moved so are a cache tier, which a serving system of any size may have.
+    (
+        r"\b(?:weights|parameters|experts|layers) from "
+        r"(?:the )?(?:CPU|host)(?: memory| DRAM)? (?:to|into) (?:the )?GPUs?\b",
+        "single-device",
+        True,
     ),
     (r"\b\d+(?:\.\d+)?\s?GB (?:of )?(?:VRAM|GPU memory)\b", "single-device", True),
     # A model or batch sized against one GPU's memory: "networks larger than (the allotted) GPU
