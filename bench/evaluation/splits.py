@@ -33,6 +33,7 @@ TEST_SPLITS = {
     "test15": "fifteenth test",
     "test16": "sixteenth test",
     "test17": "seventeenth test",
+    "test18": "eighteenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
