@@ -125,6 +125,17 @@ def _mention_setup(catalog: HardwareCatalog, mention: Mention) -> _Setup | None:
             [mention.span],
             position=mention.span.start,
         )
+    if mention.in_testbed:
+        # (nineteenth round) "an A100 GPU testbed": the article counts the testbed; its GPUs are
+        # several, their number open, so one server at least.
+        return _Setup(
+            mention.ref,
+            None,
+            "single-node",
+            "named",
+            [mention.span],
+            position=mention.span.start,
+        )
     if mention.nodes:
         # "16 8xA100 nodes": the count written is per node, the nodes multiply it.
         total = mention.nodes * mention.count
@@ -919,6 +930,19 @@ class _Builder:
                 return devices
         return []
 
+    def _roomiest_named(self) -> Device | None:
+        """The named (usable, non-edge) device with the most memory, if any."""
+        best: Device | None = None
+        for mention in self._named():
+            if mention.kind != "device" or not _usable(mention):
+                continue
+            device = self.catalog.get(mention.ref)
+            if device is None or device.edge or not device.memory_gb:
+                continue
+            if best is None or device.memory_gb > (best.memory_gb or 0):
+                best = device
+        return best
+
     def _ladder_setup(self, gib: float) -> _Setup | None:
         """The first ladder device that holds `gib` alone, else several of the last one."""
         ladder = self._ladder()
@@ -1007,6 +1031,11 @@ class _Builder:
                     confidence = "high"  # "single 48GB GPU" in a curated note
             elif est is not None:
                 device = self.catalog.get(device_hint) if device_hint else None
+                if device is not None and first_named and est.gib > (device.memory_gb or 0):
+                    # (nineteenth round) A model no single device of the first named holds runs
+                    # on the largest device the paper names ("LLaMA-13B on A6000 ... LLaMa-33B
+                    # on A100 ... GPT-3 with pipeline parallelism"): size it on that one.
+                    device = self._roomiest_named() or device
                 if device is not None and device.memory_gb:
                     n = est.devices_needed(device.memory_gb)
                     target = _Setup(device.id, n, _scale_for(device, n), "estimate")

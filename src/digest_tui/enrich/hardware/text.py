@@ -109,6 +109,8 @@ _AFTER_NODE = re.compile(
 _AFTER_CLUSTER = re.compile(
     r"^\s*(?:GPUs?\s+)?(?:\d+ ?GB\s+)?(?:GPU\s+)?(?:clusters?|supercomputers?)\b", re.IGNORECASE
 )
+# (nineteenth round) "an A100 GPU testbed": the article counts the testbed, not its GPUs.
+_AFTER_TESTBED = re.compile(r"^\s*(?:GPUs?\s+)?(?:testbeds?|test-beds?)\b", re.IGNORECASE)
 # "6 H100 hours", "200 A100 days", "3 GPU-years": a cost in device time, not a setup.
 _AFTER_HOURS = re.compile(r"^\s*(?:GPUs?[- ]?)?(?:hours?|days?|weeks?|months?|years?)\b", re.I)
 _AFTER_MEMORY = re.compile(r"^\s*(?:GPUs?\s*)?\(\s*(?P<mem>\d+)\s?G(?:B|iB)?\s*\)", re.I)
@@ -277,6 +279,20 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         r"|data-?cent(?:er|re)|region)\b|\bgeo-?distributed\b"
         # (sixteenth round) the same said in full: "on a geographically distributed cluster"
         r"|\bgeographically (?:distributed|dispersed)\b",
+        "multi-node",
+        True,
+    ),
+    # (nineteenth round) Machines of many owners pooled over the network ("joining the resources
+    # of multiple parties", "volunteer computing", "decentralized inference"): many machines,
+    # no count.
+    (
+        r"\b(?:resources|GPUs|machines|devices|hardware|compute) of (?:multiple|many|several"
+        r"|different|independent) (?:parties|participants|volunteers|users|owners"
+        r"|organi[sz]ations|contributors)\b"
+        r"|\b(?:connected|communicating|linked|spread|collaborating) over the "
+        r"(?:public )?Internet\b"
+        r"|\bvolunteer(?:ed)? (?:computing|compute|GPUs|hardware)\b"
+        r"|\bdecentrali[sz]ed (?:training|inference|networks?|swarms?|clusters?)\b",
         "multi-node",
         True,
     ),
@@ -562,7 +578,10 @@ _PRECISION = [
 ]
 _MODE_PATTERNS = {
     # "Post-training quantization" compresses a trained model: no training run of its own.
-    "training": r"\bpre-?train\w*|\btrain(?<!post-train)(?<!post train)(?:s|ed|ing)?\b"
+    # (nineteenth round) "pretrained transformer models" are someone else's training
+    "training": r"\bpre-?train(?!ed (?:[\w-]+ ){0,3}?(?:models?|transformers?|LLMs?|weights"
+    r"|checkpoints?|networks?|encoders?|backbones?)\b)\w*"
+    r"|\btrain(?<!post-train)(?<!post train)(?:s|ed|ing)?\b"
     r"(?![- ](?:free|data|set|split|signal))",
     # one branch per acronym, so the gate needs one of them (not a pattern that always runs)
     "fine-tuning": r"\bfine-?tun\w*|\bQ?LoRA\b|\bPEFT\b|\bSFT\b|\bRLHF\b|\bDPO\b|\bGRPO\b"
@@ -775,6 +794,7 @@ class Mention:
     in_node: bool = False  # "8xH100 GPU node": the count is within one node
     nodes: int | None = None  # "16 8xA100 nodes": how many such nodes
     in_cluster: bool = False
+    in_testbed: bool = False
     hours: bool = False  # "6 H100 hours": a cost, not a setup
     baseline: bool = False
     background: bool = False
@@ -1233,6 +1253,13 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
                 mention.count, mention.vague = count, vague
                 start = before.start()
         after = text[end : end + 48]
+        # "an A100 GPU testbed": several A100s, their number not written
+        mention.in_testbed = bool(
+            before
+            and mention.count == 1
+            and before.group("word") in ("a", "an", "A", "An")
+            and _AFTER_TESTBED.match(after)
+        )
         if kind == "architecture" and not _AFTER_ARCH_UNIT.match(after):
             mention.count, mention.vague = None, False
             start = match.start()
