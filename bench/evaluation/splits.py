@@ -34,6 +34,7 @@ TEST_SPLITS = {
     "test16": "sixteenth test",
     "test17": "seventeenth test",
     "test18": "eighteenth test",
+    "test19": "nineteenth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
