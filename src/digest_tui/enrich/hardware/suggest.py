@@ -986,6 +986,17 @@ class _Builder:
                 if _usable(c) and not (c.unit == "device" and c.count == 1)
             ]
             cue_scale, cue_spans = self._cue_scale()
+            if (
+                counts
+                and cue_scale == "multi-node"
+                and all(
+                    c.vague and _SCALE_RANK[_count_scale(c)] < _SCALE_RANK["multi-node"]
+                    for c in counts
+                )
+            ):
+                # (twentieth round) "multiple devices" is a lower bound; the paper's own "across
+                # a distributed cluster" says how far above it the setup goes.
+                counts = []
             if counts:
                 best = max(counts, key=lambda c: (_SCALE_RANK[_count_scale(c)], c.count))
                 device = self.catalog.get(device_hint) if device_hint else None

@@ -316,7 +316,8 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (
-        r"\b(?:GPU|training|production|HPC|AI|limited[- ]bandwidth|NPU|large) clusters?\b",
+        r"\b(?:GPU|training|production|HPC|AI|limited[- ]bandwidth|NPU|large|distributed)"
+        r" clusters?\b",
         "multi-node",
         True,
     ),
@@ -456,6 +457,18 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         r"|settings?|environments?)\b",
         "single-device",
         False,
+    ),
+    # (twentieth round) the same setting said as the two memories a model is spread over
+    # ("exploits both the system's main memory ... and GPU memory", "GPU memory and host memory")
+    # ...or as the model's own weights offloaded there: "allowing the unused parameters to be
+    # offloaded to host memory"
+    (
+        r"\b(?:host|CPU|main|system) memory\b[^.]{0,80}?\band (?:the )?GPU memory\b"
+        r"|\bGPU memory and (?:the )?(?:host|CPU|main|system) memory\b"
+        r"|\b(?:weights|parameters|experts|layers)\b(?:\s+[\w-]+){0,3}?\s+offloaded"
+        r" (?:to|into|onto) (?:the )?(?:CPU|host|main)(?: memory| DRAM)?\b",
+        "single-device",
+        True,
     ),
     # (eighteenth round) the model's own weights moved by direction, host to GPU ("transferring
     # model parameters from host memory to GPU memory"): the offloading setting said outright.
@@ -989,6 +1002,12 @@ _INTRODUCING = (
     r"\s+(?:(?:a|an|the|our)\s+)?(?:(?:new|novel)\s+)?"
 )
 _OWN_NAME = re.compile(_INTRODUCING + r"(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)", re.IGNORECASE)
+# (twentieth round) ...or by a description with the name after it in brackets: "we introduce an
+# Omnidirectionally calibrated Quantization (\textbf{OmniQuant}) technique".
+_OWN_NAME_AFTER = re.compile(
+    _INTRODUCING + r"(?:[\w-]+\s+){1,6}?\((?:\\textbf\{)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)\}?\)",
+    re.IGNORECASE,
+)
 _MAX_NAMES = 8
 
 
@@ -1004,6 +1023,8 @@ def _own_name_hits(text: str, lowered: str) -> list[int]:
             introductions = folded(_OWN_NAME).finditer(lowered)
     else:
         introductions = _OWN_NAME.finditer(text)
+    if "(" in text:
+        introductions = itertools.chain(introductions, _OWN_NAME_AFTER.finditer(text))
     for match in introductions:
         name = text[match.start("name") : match.end("name")]
         # A real name mixes cases or digits ("MoEShard", "TPI-LLM"): not "a" or "Our".
