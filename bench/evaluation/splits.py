@@ -35,6 +35,7 @@ TEST_SPLITS = {
     "test17": "seventeenth test",
     "test18": "eighteenth test",
     "test19": "nineteenth test",
+    "test20": "twentieth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
