@@ -884,6 +884,11 @@ class TextFacts:
 _KIND_RANK: dict[str, int] = {"system": 0, "device": 1, "architecture": 2}
 # A name may follow a count glued to it: "8xH100", "48xGH200", "4timesRTX 3090".
 _GLUED = re.compile(r"\d(?:x|×|times)$|\\times$")
+# (twenty-first round) A page that lost the space after a short word: "OnSnapdragon 835",
+# "theA100" (a lower-case letter, then the name's capital).
+_LOST_SPACE = re.compile(
+    r"(?:^|[^A-Za-z])(?:[Oo]n|[Ii]n|[Oo]f|[Ww]ith|[Tt]he|[Bb]y|[Ff]or|[Uu]sing)[A-Z]$"
+)
 
 
 @dataclass(frozen=True)
@@ -1323,6 +1328,7 @@ def _entity_matches(m: Matchers, doc: _Text) -> list[tuple[_Alias, re.Match[str]
                 start
                 and doc.text[start - 1].isalnum()
                 and not _GLUED.search(doc.text[max(0, start - 6) : start])
+                and not _LOST_SPACE.search(doc.text[max(0, start - 6) : start + 1])
             ):
                 continue  # inside a word: "H200" in "GH200"
             found.append((start, -(match.end() - start), _KIND_RANK[alias.kind], alias, match))
