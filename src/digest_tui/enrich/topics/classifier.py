@@ -149,6 +149,9 @@ def _judge(
     judged: dict[str, tuple[float, list[Hit], list[str]]] = {}
     for topic in taxonomy.compiled:
         hits = topic.hits(found) if topic.id in matched else []
+        if not hits:  # what score and unmet give for no evidence, without asking them
+            judged[topic.id] = (0.0, hits, list(topic.requires))
+            continue
         score = round(topic.score(hits, taxonomy.scoring), 3)
         judged[topic.id] = (score, hits, topic.unmet(hits))
     return judged
@@ -172,9 +175,11 @@ def classify_stored(
     pipeline made ~12 pydantic records per paper only to dump them again: ~25 us)."""
     topics: list[str] = []
     evidence: dict[str, list[dict[str, Any]]] = {}
-    thresholds = {topic.id: topic.threshold for topic in taxonomy.compiled}
-    for topic_id, (score, hits, missing) in _judge(taxonomy, title, abstract, keywords).items():
-        if hits and score >= thresholds[topic_id] and not missing:
+    judged = _judge(taxonomy, title, abstract, keywords)
+    for topic in taxonomy.compiled:
+        topic_id = topic.id
+        score, hits, missing = judged[topic_id]
+        if hits and score >= topic.threshold and not missing:
             topics.append(topic_id)
             evidence[topic_id] = [
                 {"phrase": fld.original[start:end], "field": fld.name, "start": start, "end": end}
