@@ -10,7 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from digest_tui.enrich.topics.matching import CompiledPattern, _head_class, headed_finditer
+from digest_tui.enrich.topics.matching import (
+    CompiledPattern,
+    _ascii_class,
+    _head_class,
+    headed_finditer,
+)
 from digest_tui.enrich.topics.taxonomy import load_taxonomy
 
 # Patterns with a head class (digits, punctuation) and without one (letters, the empty string).
@@ -47,6 +52,9 @@ def test_headed_finditer_finds_what_finditer_finds(text: str, source: str) -> No
     assert head is not None
     expected = [(m.span(), m.groups()) for m in regex.finditer(text)]
     assert [(m.span(), m.groups()) for m in headed_finditer(regex, head, text)] == expected
+    if text.isascii():  # the class with 0-9 for \d, which the matcher uses on ASCII texts
+        found = headed_finditer(regex, _ascii_class(head), text)
+        assert [(m.span(), m.groups()) for m in found] == expected
 
 
 @cache
@@ -66,3 +74,8 @@ def test_the_taxonomys_headed_patterns_find_what_finditer_finds(text: str) -> No
             expected = [m.span() for m in pattern.regex.finditer(subject)]
             found = headed_finditer(pattern.regex, pattern.head, subject)  # type: ignore[arg-type]
             assert [m.span() for m in found] == expected
+            if subject.isascii():
+                ascii_head = pattern.head_ascii
+                assert ascii_head is not None
+                found = headed_finditer(pattern.regex, ascii_head, subject)
+                assert [m.span() for m in found] == expected

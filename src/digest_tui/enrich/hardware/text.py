@@ -500,6 +500,9 @@ _SIZE = re.compile(
 # that opens with a look-behind is tried at every position), and `_SIZE` is tried only there:
 # the same matches (`_size_matches`; tests/unit/test_hardware_speed.py).
 _SIZE_HEAD = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?[BMTx×]")
+# The same on an ASCII text, where the digits `\d` matches are 0-9: `re` skips to a class of
+# ASCII characters faster than to the Unicode digits (~8 -> ~4 us on an abstract).
+_SIZE_HEAD_ASCII = re.compile(r"[0-9](?<![\w.]\d)\d*(?:\.\d+)?\s?[BMTx×]")
 
 
 def _size_matches(text: str) -> Iterator[re.Match[str]]:
@@ -507,7 +510,7 @@ def _size_matches(text: str) -> Iterator[re.Match[str]]:
     first follow a digit or ".", or are no digit), and after a match the search goes on from
     its end, as `finditer` does."""
     resume = 0
-    for head in _SIZE_HEAD.finditer(text):
+    for head in (_SIZE_HEAD_ASCII if text.isascii() else _SIZE_HEAD).finditer(text):
         start = head.start()
         if start < resume:
             continue
