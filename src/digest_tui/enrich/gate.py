@@ -211,7 +211,10 @@ def lower_pattern(pattern: str) -> str:
 
 _MAX_LEADS = 48  # alternatives after expansion; past this the pattern is kept as written
 _QUANTIFIERS = ("?", "*", "+", "{")
-_LITERAL_LOOKBEHIND = re.compile(r"\(\?<([!=])([a-z0-9 -]+)\)")
+# A look-behind of literal letters, digits, spaces or hyphens. Capitals occur only in a
+# case-sensitive pattern (a case-insensitive one is lower-cased before `lead_form`), where they
+# are literal too: "(?<!Pareto )Frontier" of the catalog's aliases.
+_LITERAL_LOOKBEHIND = re.compile(r"\(\?<([!=])([A-Za-z0-9 -]+)\)")
 
 
 def _leads(s: str) -> list[tuple[str, str]] | None:
@@ -342,6 +345,13 @@ def _render_leads(leads: list[tuple[str, str]]) -> str:
     return f"(?:{'|'.join(parts)})"
 
 
+def _opening(pattern: str) -> str:
+    """`pattern` without the non-capturing groups it opens with."""
+    while pattern.startswith("(?:"):
+        pattern = pattern[3:]
+    return pattern
+
+
 def lead_form(pattern: str) -> str | None:
     """`pattern` (no flags but Unicode) rewritten to open with the class of the characters
     its matches can start with, when every top-level branch opens with a literal letter or
@@ -351,8 +361,10 @@ def lead_form(pattern: str) -> str | None:
         return None
     edged = any(c.startswith("\\b") for c, _ in leads)
     first = "".join(dict.fromkeys(c[-1] for c, _ in leads))
-    if len(first) == 1 and not edged:
-        # One leading literal and no edge: `re` already looks for the literal prefix.
+    if len(first) == 1 and not edged and _opening(pattern)[:1] == first:
+        # One leading literal and no edge: `re` already looks for the literal prefix. Not when
+        # look-behinds stand before it ("(?<!Pareto )Frontier"): `re` then tries them at every
+        # position, and the rewritten form opens with the literal.
         return None
     return _render_leads(leads)
 

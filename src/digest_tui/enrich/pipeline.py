@@ -335,10 +335,7 @@ class Enricher:
             topic_result = self._classify(paper)
             topics = list(topic_result.topics)
             fields["topics"] = topics
-            fields["topic_evidence"] = {
-                topic: [ev.model_dump() for ev in evidence]
-                for topic, evidence in topic_result.evidence.items()
-            }
+            fields["topic_evidence"] = topic_result.evidence
             if topics != (stored_topics or []):
                 components = components | {HARDWARE}
         entry: Any = None  # the curated catalog's entry (repro_catalog.CatalogEntry)
@@ -351,9 +348,10 @@ class Enricher:
         return fields
 
     def _classify(self, paper: Paper):  # type: ignore[no-untyped-def]
-        from digest_tui.enrich.topics.classifier import classify
+        """The paper's topics and their evidence as stored (`classify_stored`)."""
+        from digest_tui.enrich.topics.classifier import classify_stored
 
-        return classify(self.taxonomy, paper.title, paper.abstract, paper.keywords)
+        return classify_stored(self.taxonomy, paper.title, paper.abstract, paper.keywords)
 
     def _links(self, paper: Paper, extra_repos: list[Repo] | None, entry: Any) -> dict[str, Any]:
         from digest_tui.enrich.links import extract_links, repos_from_links

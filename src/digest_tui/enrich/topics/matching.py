@@ -4,9 +4,10 @@ literal scan (`enrich/literal_scan.py`, shared with the hardware extractor)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 from digest_tui.enrich.coverage import Coverage
@@ -34,6 +35,11 @@ class CompiledPattern:
     # at a word start whose word is one of them: "pre" begins "present", but the pattern
     # "pre[\s-]*training" can only match where the word is "pre" or "pretraining".
     first_words: FirstWords | None = None
+    # For a pattern scanned whole (no literal prefixes): a class of the characters its matches
+    # start with, when those are rare (no letter, no space), to find where to try it (`scan`);
+    # and the same class for an ASCII text, with 0-9 for \d (faster for `re` to skip to).
+    head: re.Pattern[str] | None = None
+    head_ascii: re.Pattern[str] | None = None
 
 
 def compile_pattern(
@@ -59,8 +65,19 @@ def compile_pattern(
     # On the original text the word at a start is not the lower-cased one the scan reports, and
     # IGNORECASE lets a literal stand for several characters: those keep the prefix test only.
     words = None if spec.case_sensitive or flags & re.IGNORECASE else _first_words(source, flags)
+    head = _head_class(source, flags) if prefixes is None else None
+    head_ascii = _ascii_class(head) if head is not None else None
     return CompiledPattern(
-        regex, spec.case_sensitive, weight, index, prefixes, needles, frozenset(kinds), words
+        regex,
+        spec.case_sensitive,
+        weight,
+        index,
+        prefixes,
+        needles,
+        frozenset(kinds),
+        words,
+        head,
+        head_ascii,
     )
 
 
@@ -147,6 +164,122 @@ def _needles(items: list[Any], c: Any) -> set[str] | None:
         return None
     # A sequence needs what each of its items needs: keep the most selective item's needles.
     return max(options, key=lambda n: (min(len(x) for x in n), -len(n)))
+
+
+# --- where a scanned pattern's matches can start ------------------------------------------------
+
+_CATEGORIES = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
+_ASCII_LETTERS_AND_SPACE = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _head_class(source: str, flags: int) -> re.Pattern[str] | None:
+    """A one-character class holding every character a match of the regex can start with, when
+    the regex cannot match the empty string and the class holds no ASCII letter nor space
+    (matches that open with a digit: "(?:\\d{3,}|...) GPUs"); else None.
+
+    `re` tries a regex without a literal prefix at every position of the text (~20 ns each);
+    `scan` then tries it only where this class finds a character, with the same results."""
+    try:
+        from re import _constants as c  # type: ignore[attr-defined]
+        from re import _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(source, flags)
+        if parsed.getwidth()[0] == 0:
+            return None
+        first = _first_chars(list(parsed.data), c)
+        if first is None or first[1] or not first[0]:
+            return None
+        head = re.compile("[" + "".join(sorted(first[0])) + "]", flags & re.IGNORECASE)
+    except Exception:  # pragma: no cover - depends on the stdlib's private parser
+        return None
+    if any(head.match(char) for char in _ASCII_LETTERS_AND_SPACE):
+        return None  # most positions would be tried anyway
+    return head
+
+
+def _ascii_class(head: re.Pattern[str]) -> re.Pattern[str]:
+    """`head` (a class from `_head_class`) as it reads an ASCII text: its digits `\\d` are
+    0-9 there, and its other items (characters, ranges) are the same."""
+    return re.compile(head.pattern.replace(r"\d", "0-9"), head.flags)
+
+
+def _first_chars(items: list[Any], c: Any) -> tuple[set[str], bool] | None:
+    """The class items (regex source) of the characters a match of the sequence `items` can
+    start with, and whether it can match without taking a character; None when unknown."""
+    atoms: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            return atoms | {f"\\U{arg:08x}"}, False
+        if op is c.IN:
+            found = _class_atoms(arg, c)
+            return None if found is None else (atoms | found, False)
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue  # zero-width: the match's first character is what follows
+        if op is c.SUBPATTERN:
+            inner = _first_chars(list(arg[-1].data), c)
+        elif op is c.ATOMIC_GROUP:
+            inner = _first_chars(list(arg.data), c)
+        elif op is c.BRANCH:
+            branches = [_first_chars(list(branch.data), c) for branch in arg[1]]
+            if any(b is None for b in branches):
+                return None
+            found_atoms = set().union(*(b[0] for b in branches if b is not None))
+            inner = found_atoms, any(b[1] for b in branches if b is not None)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            body = _first_chars(list(arg[2].data), c)
+            inner = None if body is None else (body[0], body[1] or arg[0] == 0)
+        else:
+            return None  # a back-reference, "." (any character), ...
+        if inner is None:
+            return None
+        atoms |= inner[0]
+        if not inner[1]:
+            return atoms, False
+    return atoms, True
+
+
+def _class_atoms(items: list[Any], c: Any) -> set[str] | None:
+    """A class "[...]" as class items (regex source); None for a negated or unknown one."""
+    atoms: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            atoms.add(f"\\U{arg:08x}")
+        elif op is c.RANGE:
+            atoms.add(f"\\U{arg[0]:08x}-\\U{arg[1]:08x}")
+        elif op is c.CATEGORY and getattr(arg, "name", None) in _CATEGORIES:
+            atoms.add(_CATEGORIES[arg.name])
+        else:
+            return None
+    return atoms
+
+
+def headed_finditer(
+    regex: re.Pattern[str], head: re.Pattern[str], text: str
+) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)` for a regex that cannot match the empty string and whose every
+    match starts with a character of `head`: tried only where `head` finds one. At each such
+    position `match` is what `finditer` tries there (look-behinds see the text before it), and
+    after a match the search goes on from its end, as `finditer` does."""
+    search, match = head.search, regex.match
+    at = 0
+    while True:
+        found = search(text, at)
+        if found is None:
+            return
+        start = found.start()
+        matched = match(text, start)
+        if matched is None:
+            at = start + 1
+        else:
+            yield matched
+            at = matched.end()
 
 
 # Past this many possible first words a pattern is left ungated (a set that large gates little).
@@ -433,11 +566,13 @@ class PatternIndex:
             text = original if pattern.on_original else lower
             if pattern.needles is not None and not any(n in text for n in pattern.needles):
                 continue
-            spans = [
-                m.span()
-                for m in pattern.regex.finditer(text)
-                if _at_word_edges(text, m.start(), m.end())
-            ]
+            head = pattern.head_ascii if text.isascii() else pattern.head
+            found_all = (
+                pattern.regex.finditer(text)
+                if head is None
+                else headed_finditer(pattern.regex, head, text)
+            )
+            spans = [m.span() for m in found_all if _at_word_edges(text, m.start(), m.end())]
             if spans:
                 found[pattern] = spans
         return found
@@ -458,6 +593,9 @@ def _as_lowered(prefix: str) -> set[str]:
     return {"".join(out)} if out else {"\u03c3", "\u03c2"}
 
 
+_INDEX = attrgetter("index")
+
+
 class CompiledTopic:
     def __init__(self, topic: TopicDef) -> None:
         self.id = topic.id
@@ -467,22 +605,28 @@ class CompiledTopic:
             compile_pattern(p, p.weight, i, p.kinds) for i, p in enumerate(topic.patterns)
         ]
         self.negatives = [compile_pattern(n, 0.0, i) for i, n in enumerate(topic.negatives)]
+        self._positive = frozenset(self.patterns)
+        self._negative = frozenset(self.negatives)
 
     def hits(
         self, found: Sequence[tuple[MatchField, dict[CompiledPattern, list[tuple[int, int]]]]]
     ) -> list[Hit]:
         accepted: list[Hit] = []
         for fld, spans in found:
-            candidates = [Hit(p, fld, s, e) for p in self.patterns for s, e in spans.get(p, ())]
-            if not candidates:
+            # The topic's patterns found in this field, in the topic's order (the order of
+            # `self.patterns`, which the stable sort below keeps for ties): a field finds a few
+            # patterns of all topics, a topic has dozens.
+            mine = sorted(self._positive.intersection(spans), key=_INDEX)
+            if not mine:
                 continue
+            candidates = [Hit(p, fld, s, e) for p in mine for s, e in spans[p]]
             # Which characters are covered is kept as a byte per character, so each overlap
             # test costs the hit's length, not the number of spans seen so far: a long text
             # repeating one keyword stays linear (it was quadratic: 68 s for 460 kB).
             size = len(fld.lower)
             blocked = Coverage(size)
-            for neg in self.negatives:
-                for start, end in spans.get(neg, ()):
+            for neg in self._negative.intersection(spans):  # (cover is order-free)
+                for start, end in spans[neg]:
                     blocked.cover(start, end)
             if blocked:
                 candidates = [h for h in candidates if not blocked.overlaps(h.start, h.end)]
