@@ -36,6 +36,7 @@ TEST_SPLITS = {
     "test18": "eighteenth test",
     "test19": "nineteenth test",
     "test20": "twentieth test",
+    "test21": "twenty-first test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
