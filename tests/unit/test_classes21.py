@@ -1,11 +1,11 @@
-"""Classes of the twenty-first blind split's topic misses (docs/topics.md, "Twenty-second topic
-round"), fixed as the general rule each is an instance of. Every example is hand-written in the
-field's own wording, none copied from a labelled split; each class has look-alikes that must
-keep their reading."""
+"""Classes of the twenty-first blind split's misses (docs/topics.md, "Twenty-second topic
+round"; docs/hardware.md, "Twenty-second round"), fixed as the general rule each is an
+instance of. Every example is hand-written in the field's own wording, none copied from a
+labelled split; each class has look-alikes that must keep their reading."""
 
 from __future__ import annotations
 
-from tests.support.judgement import topics
+from tests.support.judgement import suggest, topics
 
 # --- training-parallelism: communication compressed between workers ---------------------------
 
@@ -121,3 +121,26 @@ def test_gpu_optimizations_named_once_are_not_kernels(taxonomy):
         "the cost of answering by half.",
     )
     assert "kernels" not in found
+
+
+# --- hardware: edge AI devices, and a count with each device's memory ---------------------------
+
+
+def test_edge_ai_devices_are_edge(catalog):
+    s = suggest(
+        catalog,
+        "Our middleware swaps DNN blocks in and out of memory so several models share the "
+        "GPU of edge AI devices, cutting their memory by 40%.",
+    )
+    assert s.scale == "edge", s.target
+
+
+def test_a_count_with_each_devices_memory_is_a_count(catalog):
+    s = suggest(catalog, "We pretrain the model in a day using only 8 low-range 12GB GPUs.")
+    assert s.scale == "single-node", s.target
+    assert s.device_total == 8, s.target
+
+
+def test_a_memory_size_alone_is_no_count(catalog):
+    s = suggest(catalog, "Each of our GPUs has 12GB; we report results on H100 GPUs.")
+    assert s.device_total != 12, s.target

@@ -91,7 +91,10 @@ _NUM = (
 _BETWEEN = (
     r"\s*(?:[x×*]?\s*\\times|[x×*]|times|-)?\s*"
     r"(?:(?:NVIDIA|AMD|Huawei|Google|Intel|Tesla|GeForce|Apple|Habana|Cloud|consumer(?:-grade)?"
-    r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity)\s+)*"
+    r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity|low-range|mid-range"
+    r"|entry-level)\s+)*"
+    # (twenty-second round) the memory of each: "8 low-range 12GB GPUs", "4 80GB A100s"
+    r"(?:\d+(?:\.\d+)?\s?GB\s+)?"
 )
 _COUNT_BEFORE = re.compile(_NUM + _BETWEEN + r"$", re.IGNORECASE)
 # Last words that can end a count before a name; anything else means there is no count.
@@ -99,8 +102,10 @@ _TAIL_WORDS = frozenset(
     [*(w.split()[-1] for w in _WORD_COUNTS), "x", "×", "*", "times", "-", "nvidia", "amd",
      "huawei", "google", "intel", "tesla", "geforce", "apple", "habana", "cloud", "consumer",
      "consumer-grade", "individual", "datacenter", "data-center", "datacentre", "data-centre",
-     "datacenter-class", "data-center-class", "high-end", "low-end", "commodity"]
+     "datacenter-class", "data-center-class", "high-end", "low-end", "commodity", "low-range",
+     "mid-range", "entry-level"]
 )  # fmt: skip
+_GB_TAIL = re.compile(r"\d+(?:\.\d+)?gb$")
 _GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$|\d[x×]?\s*\\times$|^\d+(?:\.\d+)?k$")
 _AFTER_NODE = re.compile(
     r"^\s*(?:GPUs?\s*)?(?:\([^)]{0,12}\)\s*)?(?:GPU\s+)?(?:nodes?|servers?|machines?|boxes)\b",
@@ -218,7 +223,8 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
     # "edge servers" / "edge nodes" in the plural: several machines at the edge.
     (
-        r"\bedge (?:devices?|platforms?|GPUs?|hardware|servers|nodes)\b|\bfor the edge\b",
+        # (twenty-second round) "edge AI devices" too
+        r"\bedge(?: AI)? (?:devices?|platforms?|GPUs?|hardware|servers|nodes)\b|\bfor the edge\b",
         "edge",
         True,
     ),
@@ -379,7 +385,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         False,
     ),
     (r"\bdata ?cent(?:er|re)s?\b|\bclusters?\b", "multi-node", False),
-    (r"\bsingle[- ](?:node|server|machine)\b", "single-node", True),
+    # (twenty-second round) ...unless the machine is given one GPU's memory: "a single machine
+    # with 16 GB of GPU memory" is one GPU (the memory cue below).
+    (
+        r"\bsingle[- ](?:node|server|machine)\b(?! with (?:only )?\d+(?:\.\d+)? ?GB (?:of )?"
+        r"(?:GPU memory|VRAM))",
+        "single-node",
+        True,
+    ),
     (
         r"\bmulti-?GPU (?:training|setups?|servers?|nodes?|machines?|systems?|platforms?|inference"
         r"|parallel\w*|GNN|environments?|computing|settings?|deployments?|execution|with)\b"
@@ -1002,7 +1015,13 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
     last = stripped.rsplit(None, 1)[-1].lower()
     # "eight-GPU testbed": a number word glued to the unit by a hyphen counts like "8-GPU".
     glued_word = last.endswith("-") and last[:-1] in _TAIL_WORDS
-    if not (last[-1].isdigit() or last in _TAIL_WORDS or glued_word or _GLUED_TAIL.search(last)):
+    if not (
+        last[-1].isdigit()
+        or last in _TAIL_WORDS
+        or glued_word
+        or _GLUED_TAIL.search(last)
+        or (last == "gb" or _GB_TAIL.match(last))
+    ):
         return None
     return _COUNT_BEFORE.search(text, window, start)
 
