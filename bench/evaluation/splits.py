@@ -37,6 +37,7 @@ TEST_SPLITS = {
     "test19": "nineteenth test",
     "test20": "twentieth test",
     "test21": "twenty-first test",
+    "test22": "twenty-second test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
