@@ -145,26 +145,31 @@ class MachineFits:
     with machines configured took 16-20 s."""
 
     def __init__(self, machines: Sequence[Machine], catalog: Any) -> None:
-        self.machines = machines
-        self.catalog = catalog
-        self._texts: dict[tuple[Any, ...], str] = {}
-
-    def text(self, hardware: str) -> str | None:
-        """The encoded `machine_fit` list of a stored suggestion; None when it does not
-        validate (the caller then goes through `paper_json`, which says it is outdated)."""
+        # Imported once here, not per paper (~3 us a paper in `text`).
         from pydantic import ValidationError
 
         from digest_tui.enrich.hardware.fit import fit_inputs, fit_machines
         from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
 
+        self.machines = machines
+        self.catalog = catalog
+        self._texts: dict[tuple[Any, ...], str] = {}
+        self._invalid = ValidationError
+        self._validate = HardwareSuggestion.model_validate_json
+        self._inputs = fit_inputs
+        self._fit = fit_machines
+
+    def text(self, hardware: str) -> str | None:
+        """The encoded `machine_fit` list of a stored suggestion; None when it does not
+        validate (the caller then goes through `paper_json`, which says it is outdated)."""
         try:
-            s = HardwareSuggestion.model_validate_json(hardware)
-        except ValidationError:
+            s = self._validate(hardware)
+        except self._invalid:
             return None
-        key = fit_inputs(s)
+        key = self._inputs(s)
         found = self._texts.get(key)
         if found is None:
-            fits = fit_machines(s, self.machines, self.catalog)
+            fits = self._fit(s, self.machines, self.catalog)
             found = self._texts[key] = _encode([fit.model_dump() for fit in fits])
         return found
 

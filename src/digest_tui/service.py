@@ -288,7 +288,7 @@ def load_sample_if_empty(library: Library) -> ImportReport | None:
     Both views call this as they open the library, so it also lets a library made before
     the curated catalog knew a paper's arXiv id catch up (`adopt_catalog_arxiv_ids`: once
     per data change, otherwise one meta read)."""
-    if library.count() or library.get_meta("sample_loaded"):
+    if library.has_papers() or library.get_meta("sample_loaded"):
         library.adopt_catalog_arxiv_ids()
         return None
     report = import_files(library, sample_digest_paths())

@@ -178,10 +178,28 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     elif args.format == "json":
         write_json(list(paper_objects(library, query, ctx.machines)))
     else:
-        for line in paper_lines(library, query, ctx.machines):
-            sys.stdout.write(line)
-            sys.stdout.write("\n")
+        write_lines(paper_lines(library, query, ctx.machines))
     return 0
+
+
+# Lines written to stdout at once by `write_lines`.
+_LINES_PER_WRITE = 500
+
+
+def write_lines(lines: Iterable[str]) -> None:
+    """Each line and a newline on stdout, `_LINES_PER_WRITE` lines a write: two writes a line
+    were 200,000 system calls for a 100,000-paper dump when stdout is unbuffered (python -u,
+    PYTHONUNBUFFERED=1), ~0.3-1 s of it; the output still streams, ~2 MB at a time."""
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) >= _LINES_PER_WRITE:
+            batch.append("")
+            sys.stdout.write("\n".join(batch))
+            batch.clear()
+    if batch:
+        batch.append("")
+        sys.stdout.write("\n".join(batch))
 
 
 def paper_objects(
