@@ -304,8 +304,7 @@ def read_plain(path: Path) -> PlainSettings | None:
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return None
-    if data is None:
-        data = {}
+    # An empty file is a mistake to pydantic ("a valid dictionary"): it says so, not here.
     if type(data) is not dict or not all(type(k) is str for k in data):
         return None
     if not set(data) <= _PLAIN_KEYS:
