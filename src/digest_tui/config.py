@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from digest_tui.arxiv_category import ARXIV_CATEGORY as ARXIV_CATEGORY
 from digest_tui.arxiv_category import check_arxiv_category as check_arxiv_category
@@ -228,12 +228,25 @@ class AppContext:
         """No config.yaml and no settings loaded yet: every setting has its default."""
         return "settings" not in vars(self) and not self.paths.config_file.exists()
 
+    @cached_property
+    def _plain(self) -> PlainSettings | None:
+        """config.yaml read without pydantic when it is plainly valid (`read_plain`)."""
+        if "settings" in vars(self):
+            return None  # already validated: use that
+        return read_plain(self.paths.config_file)
+
     @property
     def machines(self) -> Sequence[Machine]:
         """`machines:` of config.yaml. Without a config.yaml there are none, and the
-        settings' models (pydantic, ~60-100 ms to import) are not loaded to say so."""
+        settings' models (pydantic, ~60-100 ms to import) are not loaded to say so; a file
+        that is plainly valid is read without them too (`read_plain`)."""
         if self._unconfigured():
             return ()  # Settings().machines: tests/unit/test_config_lazy.py
+        plain = self._plain
+        if plain is not None:
+            # PlainMachine has what every reader of a machine uses (`name`, each device's
+            # `id` and `count`), not the pydantic model's methods.
+            return cast("Sequence[Machine]", plain.machines)
         return self.settings.machines
 
     @property
@@ -241,4 +254,91 @@ class AppContext:
         """`repo_health:` of config.yaml (default true), read as `machines` is."""
         if self._unconfigured():
             return True  # Settings().repo_health
+        plain = self._plain
+        if plain is not None:
+            return plain.repo_health
         return self.settings.repo_health
+
+
+@dataclass(frozen=True)
+class PlainDevice:
+    id: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class PlainMachine:
+    name: str
+    devices: tuple[PlainDevice, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlainSettings:
+    machines: tuple[PlainMachine, ...]
+    repo_health: bool
+
+
+# What `read_plain` takes as it is: settings whose only check is their type (the others,
+# `arxiv:` and `auto_read_seconds`, send the file to pydantic).
+_PLAIN_FLAGS = frozenset({"repo_health", "sync_on_start", "sync_on_quit"})
+_PLAIN_KEYS = _PLAIN_FLAGS | {"machines", "theme", "fetch_on_start_days"}
+
+
+def read_plain(path: Path) -> PlainSettings | None:
+    """`machines:` and `repo_health:` of a config.yaml that is plainly valid, without the
+    settings' pydantic models: importing pydantic and building them cost ~0.13-0.2 s, most
+    of a `papers --sort reproducible` at 100,000 papers.
+
+    Deliberately narrow: only values pydantic would take unchanged (a `str` name, an `int`
+    count of at least 1, a `bool` flag, ...). Anything else, including every mistake and
+    every value pydantic would coerce ("2" for a count), gives None, and the caller
+    validates the file with pydantic, which reports mistakes exactly as before
+    (tests/unit/test_config_plain.py compares the two on valid and invalid files)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    import yaml  # type: ignore[import-untyped]
+
+    try:  # the loader yaml_files.parse uses, so the data is the same
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return None
+    # An empty file is a mistake to pydantic ("a valid dictionary"): it says so, not here.
+    if type(data) is not dict or not all(type(k) is str for k in data):
+        return None
+    if not set(data) <= _PLAIN_KEYS:
+        return None
+    if any(type(data[k]) is not bool for k in _PLAIN_FLAGS & set(data)):
+        return None
+    if "theme" in data and data["theme"] is not None and type(data["theme"]) is not str:
+        return None
+    days = data.get("fetch_on_start_days", 0)
+    if type(days) is not int or not 0 <= days <= 31:
+        return None
+    machines = _plain_machines(data.get("machines", []))
+    if machines is None:
+        return None
+    return PlainSettings(machines, data.get("repo_health", True))
+
+
+def _plain_machines(value: Any) -> tuple[PlainMachine, ...] | None:
+    if type(value) is not list:
+        return None
+    machines = []
+    for item in value:
+        if type(item) is not dict or not set(item) <= {"name", "devices"}:
+            return None
+        name, devices = item.get("name"), item.get("devices", [])
+        if type(name) is not str or type(devices) is not list:
+            return None
+        parts = []
+        for device in devices:
+            if type(device) is not dict or not set(device) <= {"id", "count"}:
+                return None
+            ident, count = device.get("id"), device.get("count", 1)
+            if type(ident) is not str or type(count) is not int or count < 1:
+                return None
+            parts.append(PlainDevice(ident, count))
+        machines.append(PlainMachine(name, tuple(parts)))
+    return tuple(machines)

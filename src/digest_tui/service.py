@@ -19,6 +19,8 @@ from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PageFormatError
 from digest_tui.store.db import connect, transaction
+from digest_tui.store.fit_verdicts import FILE_NAME as VERDICTS_FILE
+from digest_tui.store.fit_verdicts import VerdictCache, verdict_context
 from digest_tui.store.fits import install_fits
 from digest_tui.store.fts_bulk import fts_filled_at_end
 from digest_tui.store.library import ImportReport, Library, content_hash
@@ -46,9 +48,20 @@ def open_library(
     library = Library(conn, enricher)
     ctx.track(library)  # checkpointed and closed with the context, on every exit path
     # Loaded on the first `fits:` query only: a bad config.yaml must not break other commands.
-    install_fits(conn, lambda: ctx.machines, lambda: enricher.hardware_catalog)
+    # Verdicts per fit key are kept across commands (store/fit_verdicts.py), written when the
+    # context closes; `hardware_catalog` always gives a catalog or raises, as they require.
+    verdicts = VerdictCache(
+        ctx.paths.cache_dir / VERDICTS_FILE,
+        lambda: verdict_context(ctx.machines, ctx.paths.config_dir),
+    )
+    ctx.track(verdicts)
+    install_fits(conn, lambda: ctx.machines, lambda: enricher.hardware_catalog, verdicts)
     install_repro_functions(  # has:weights, has:runnable, sort reproducible/readiness
-        conn, ctx.paths.cache_dir, lambda: ctx.machines, lambda: enricher.hardware_catalog
+        conn,
+        ctx.paths.cache_dir,
+        lambda: ctx.machines,
+        lambda: enricher.hardware_catalog,
+        verdicts,
     )
     return library
 
@@ -275,7 +288,7 @@ def load_sample_if_empty(library: Library) -> ImportReport | None:
     Both views call this as they open the library, so it also lets a library made before
     the curated catalog knew a paper's arXiv id catch up (`adopt_catalog_arxiv_ids`: once
     per data change, otherwise one meta read)."""
-    if library.count() or library.get_meta("sample_loaded"):
+    if library.has_papers() or library.get_meta("sample_loaded"):
         library.adopt_catalog_arxiv_ids()
         return None
     report = import_files(library, sample_digest_paths())

@@ -238,3 +238,22 @@ def _cli_lines() -> list[str]:
     with redirect_stdout(buffer):
         assert main(["papers", "--format", "jsonl"]) == 0
     return buffer.getvalue().splitlines()
+
+
+def test_lines_written_in_batches_are_the_lines_and_newlines(monkeypatch):
+    """`papers --format jsonl` gathers lines into ~64 KiB writes: the text is exactly each line
+    and a newline, whatever the lines' sizes, and nothing for no line."""
+    import io
+
+    from digest_tui.commands import library_cmds
+
+    monkeypatch.setattr(library_cmds, "_CHARS_PER_WRITE", 100)
+    for lines in ([], ["{}"], ["x" * 250, "", "y", *(f"{{{n}}}" for n in range(60)), "z" * 99]):
+        out = io.StringIO()
+        writes: list[str] = []
+        monkeypatch.setattr(out, "write", lambda text, writes=writes: writes.append(text) or 0)
+        monkeypatch.setattr("sys.stdout", out)
+        library_cmds.write_lines(iter(lines))
+        assert "".join(writes) == "".join(f"{line}\n" for line in lines)
+        assert all(len(w) <= 100 + 250 + 1 for w in writes)  # streamed, not one write at the end
+        assert len(writes) > 1 or len(lines) < 3

@@ -178,10 +178,34 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     elif args.format == "json":
         write_json(list(paper_objects(library, query, ctx.machines)))
     else:
-        for line in paper_lines(library, query, ctx.machines):
-            sys.stdout.write(line)
-            sys.stdout.write("\n")
+        write_lines(paper_lines(library, query, ctx.machines))
     return 0
+
+
+# What `write_lines` gathers into one write, in characters: small enough that the joined
+# text stays below the allocator's mmap threshold (128 KiB). Joining 500 lines (~2 MB) at a
+# time mapped and unmapped memory for each batch: twice the system time of writing per line.
+_CHARS_PER_WRITE = 64 * 1024
+
+
+def write_lines(lines: Iterable[str]) -> None:
+    """Each line and a newline on stdout, ~64 KiB a write: two writes a line were 200,000
+    system calls for a 100,000-paper dump when stdout is unbuffered (python -u,
+    PYTHONUNBUFFERED=1); the output still streams."""
+    batch: list[str] = []
+    size = 0
+    write = sys.stdout.write
+    for line in lines:
+        batch.append(line)
+        size += len(line) + 1
+        if size >= _CHARS_PER_WRITE:
+            batch.append("")
+            write("\n".join(batch))
+            batch.clear()
+            size = 0
+    if batch:
+        batch.append("")
+        write("\n".join(batch))
 
 
 def paper_objects(

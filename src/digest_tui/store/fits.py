@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from digest_tui.search_syntax import ParsedSearch
 from digest_tui.store.fit_keys import suggestion_of_key
+from digest_tui.store.fit_verdicts import NAME, VerdictCache
 
 if TYPE_CHECKING:  # annotations only: the settings' pydantic models load on first use
     from digest_tui.config import Machine
@@ -33,21 +34,30 @@ def install_fits(
     conn: sqlite3.Connection,
     machines: MachinesSource = (),
     catalog: Any | Callable[[], Any] = None,
+    verdicts: VerdictCache | None = None,
 ) -> None:
-    """Register the `fits:` functions on `conn` (again, replacing an earlier registration)."""
+    """Register the `fits:` functions on `conn` (again, replacing an earlier registration).
+
+    `verdicts`: the verdicts per key kept across commands (store/fit_verdicts.py); only with a
+    `catalog` that always gives a catalog (or raises), as the library's enricher does, since
+    the catalog is then not loaded while every verdict asked for is kept."""
+
+    @lru_cache(maxsize=1)
+    def by_name() -> dict[str, Machine]:
+        found = machines() if callable(machines) else machines
+        return {m.name.casefold(): m for m in found}
 
     @lru_cache(maxsize=1)
     def resolved() -> tuple[dict[str, Machine], Any]:
-        found = machines() if callable(machines) else machines
-        data = catalog() if callable(catalog) else catalog
-        return {m.name.casefold(): m for m in found}, data
+        names = by_name()  # the config first: its mistake is the one reported
+        return names, catalog() if callable(catalog) else catalog
 
     @lru_cache(maxsize=65536)
     def fits(hardware: str | None, name: str | None) -> int:
         if not hardware or not name:
             return 0
-        by_name, data = resolved()
-        machine = by_name.get(name.casefold())
+        names, data = resolved()
+        machine = names.get(name.casefold())
         if machine is None:
             return 0
         try:
@@ -62,13 +72,23 @@ def install_fits(
     def fits_by_key(key: str | None, name: str | None) -> int:
         if not key or not name:
             return 0
-        by_name, data = resolved()
-        machine = by_name.get(name.casefold())
-        return 0 if machine is None else int(key_fits(key, machine, data))
+        folded = name.casefold()
+        machine = by_name().get(folded)
+        if machine is None:
+            return 0
+        if verdicts is not None and (kept := verdicts.get(NAME, folded, key)) is not None:
+            return kept
+        verdict = int(key_fits(key, machine, resolved()[1]))
+        if verdicts is not None:
+            verdicts.put(NAME, folded, key, verdict)
+        return verdict
 
     def by_key() -> int:
         # Without a catalog the fallback rule judges valid suggestions too, on `devices`,
-        # which their keys leave out: each paper is then judged from its own JSON.
+        # which their keys leave out: each paper is then judged from its own JSON. With
+        # `verdicts` there is always a catalog (see above): not loaded to say so.
+        if verdicts is not None:
+            return 1
         return int(resolved()[1] is not None)
 
     conn.create_function("paper_fits", 2, fits, deterministic=True)

@@ -1117,6 +1117,11 @@ class Library:
     def count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM papers").fetchone()[0])
 
+    def has_papers(self) -> bool:
+        """`count() > 0` without counting: every command asks it as it opens the library, and
+        counting reads a whole index (10-190 ms at 100,000 papers, cold or warm)."""
+        return self.conn.execute("SELECT 1 FROM papers LIMIT 1").fetchone() is not None
+
     # ---- user state (state/user_state.py) --------------------------------------------------
 
     @cached_property

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from digest_tui.store.fit_keys import FITS_MINE_SQL
+from digest_tui.store.fit_verdicts import MINE, VerdictCache
 from digest_tui.store.fits import MachinesSource, key_fits, machine_fits
 
 SNAPSHOT_SECONDS = 2.0
@@ -93,8 +94,10 @@ def install_repro_functions(
     cache_dir: Path | None,
     machines: MachinesSource = (),
     catalog: Any | Callable[[], Any] = None,
+    verdicts: VerdictCache | None = None,
 ) -> None:
-    """Register the functions on `conn`; with no `cache_dir` they answer 0 (no ids)."""
+    """Register the functions on `conn`; with no `cache_dir` they answer 0 (no ids).
+    `verdicts`: as for store/fits.py's `install_fits` (a catalog is then always given)."""
 
     def load_weights() -> frozenset[str]:
         if cache_dir is None:
@@ -181,11 +184,18 @@ def install_repro_functions(
     def key_fits_mine(key: str | None) -> int:
         if not key or not mine():
             return 0
+        if verdicts is not None and (kept := verdicts.get(MINE, "", key)) is not None:
+            return kept
         data = catalog_now()
-        return int(any(key_fits(key, m, data) for m in mine()))
+        verdict = int(any(key_fits(key, m, data) for m in mine()))
+        if verdicts is not None:
+            verdicts.put(MINE, "", key, verdict)
+        return verdict
 
     def fits_mine_by_key() -> int:
         # As store/fits.py's `paper_fits_by_key`: no catalog, each paper judged from its JSON.
+        if verdicts is not None:
+            return 1
         return int(catalog_now() is not None)
 
     def machines_known() -> int:
