@@ -282,6 +282,10 @@ class PlainSettings:
 # `arxiv:` and `auto_read_seconds`, send the file to pydantic).
 _PLAIN_FLAGS = frozenset({"repo_health", "sync_on_start", "sync_on_quit"})
 _PLAIN_KEYS = _PLAIN_FLAGS | {"machines", "theme", "fetch_on_start_days"}
+# The schema's bounds, repeated here (settings_schema imports pydantic); held to it by
+# tests/unit/test_config_plain.py.
+_MAX_FETCH_DAYS = 31
+_MIN_DEVICE_COUNT = 1
 
 
 def read_plain(path: Path) -> PlainSettings | None:
@@ -314,7 +318,7 @@ def read_plain(path: Path) -> PlainSettings | None:
     if "theme" in data and data["theme"] is not None and type(data["theme"]) is not str:
         return None
     days = data.get("fetch_on_start_days", 0)
-    if type(days) is not int or not 0 <= days <= 31:
+    if type(days) is not int or not 0 <= days <= _MAX_FETCH_DAYS:
         return None
     machines = _plain_machines(data.get("machines", []))
     if machines is None:
@@ -337,7 +341,7 @@ def _plain_machines(value: Any) -> tuple[PlainMachine, ...] | None:
             if type(device) is not dict or not set(device) <= {"id", "count"}:
                 return None
             ident, count = device.get("id"), device.get("count", 1)
-            if type(ident) is not str or type(count) is not int or count < 1:
+            if type(ident) is not str or type(count) is not int or count < _MIN_DEVICE_COUNT:
                 return None
             parts.append(PlainDevice(ident, count))
         machines.append(PlainMachine(name, tuple(parts)))

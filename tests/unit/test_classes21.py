@@ -5,6 +5,8 @@ labelled split; each class has look-alikes that must keep their reading."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.judgement import suggest, topics
 
 # --- training-parallelism: communication compressed between workers ---------------------------
@@ -141,6 +143,16 @@ def test_a_count_with_each_devices_memory_is_a_count(catalog):
     assert s.device_total == 8, s.target
 
 
-def test_a_memory_size_alone_is_no_count(catalog):
-    s = suggest(catalog, "Each of our GPUs has 12GB; we report results on H100 GPUs.")
-    assert s.device_total != 12, s.target
+@pytest.mark.parametrize(
+    "abstract",
+    ["We train on 80GB A100 GPUs.", "We fine-tune on 24 GB RTX 4090 cards."],
+)
+def test_a_memory_size_before_a_device_is_no_count(catalog, abstract):
+    # the digits of "80GB" are not split into a count of 8 and a size of "0GB"
+    s = suggest(catalog, abstract)
+    assert s.device_total == 1, s.target
+
+
+def test_a_count_before_a_sized_device_still_counts(catalog):
+    s = suggest(catalog, "We train on two 80GB A100 GPUs.")
+    assert s.device_counts == {"a100": 2}, s.target

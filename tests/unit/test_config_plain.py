@@ -101,3 +101,27 @@ def test_a_plain_file_is_read_without_importing_pydantic(home) -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
     assert "pydantic" not in out
+
+
+def test_the_plain_reader_mirrors_the_schema() -> None:
+    """`read_plain` repeats a few facts of settings_schema.py (it must not import pydantic):
+    a change to the schema that it would not follow fails here."""
+    import dataclasses
+
+    from digest_tui import config
+    from digest_tui.settings_schema import DeviceCount, Machine, Settings
+
+    fields = Settings.model_fields
+    assert config._PLAIN_KEYS.issubset(fields)
+    assert all(fields[flag].annotation is bool for flag in config._PLAIN_FLAGS)
+    assert fields["theme"].annotation == (str | None)
+    days = fields["fetch_on_start_days"]
+    assert [getattr(m, "ge", None) for m in days.metadata if hasattr(m, "ge")] == [0]
+    assert [m.le for m in days.metadata if hasattr(m, "le")] == [config._MAX_FETCH_DAYS]
+    count = DeviceCount.model_fields["count"]
+    assert [m.ge for m in count.metadata if hasattr(m, "ge")] == [config._MIN_DEVICE_COUNT]
+    assert count.default == 1
+    # Every field of a machine and a device is read, and nothing else is allowed.
+    assert {f.name for f in dataclasses.fields(config.PlainMachine)} == set(Machine.model_fields)
+    assert {f.name for f in dataclasses.fields(config.PlainDevice)} == set(DeviceCount.model_fields)
+    assert Machine.model_config.get("extra") == DeviceCount.model_config.get("extra") == "forbid"

@@ -1,5 +1,5 @@
 """A topic pattern scanned whole is tried only where a character its matches can start with
-stands (`matching._head_class`, `headed_finditer`): the same matches as `finditer`."""
+stands (`matching._head_class`, `gate.headed_finditer`): the same matches as `finditer`."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from digest_tui.enrich.gate import headed_finditer
 from digest_tui.enrich.topics.matching import (
     CompiledPattern,
     _ascii_class,
     _head_class,
-    headed_finditer,
 )
 from digest_tui.enrich.topics.taxonomy import load_taxonomy
 

@@ -798,6 +798,29 @@ def merged(parts: tuple[re.Pattern[str], ...], subject: str) -> Iterator[re.Matc
         at = best.end()
 
 
+def headed_finditer(
+    regex: re.Pattern[str], head: re.Pattern[str], text: str
+) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)` for a regex that cannot match the empty string and whose every
+    match starts where `head` finds something (a class of its first characters, or a longer
+    pattern that finds every possible start): tried only there. At each such
+    position `match` is what `finditer` tries there (look-behinds see the text before it), and
+    after a match the search goes on from its end, as `finditer` does."""
+    search, match = head.search, regex.match
+    at = 0
+    while True:
+        found = search(text, at)
+        if found is None:
+            return
+        start = found.start()
+        matched = match(text, start)
+        if matched is None:
+            at = start + 1
+        else:
+            yield matched
+            at = matched.end()
+
+
 @dataclass(frozen=True)
 class Gated:
     """A compiled pattern with the literals that must be present for it to match.

@@ -127,3 +127,17 @@ class VerdictCache:
                 db.close()
         except (OSError, sqlite3.Error):
             pass
+
+
+def kept_or_judged(
+    verdicts: VerdictCache | None, kind: str, machine: str, key: str, judge: Callable[[], int]
+) -> int:
+    """The verdict kept for `key`, else `judge()`'s, kept for the next command (no cache:
+    always judged)."""
+    if verdicts is None:
+        return judge()
+    verdict = verdicts.get(kind, machine, key)
+    if verdict is None:
+        verdict = judge()
+        verdicts.put(kind, machine, key, verdict)
+    return verdict

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from digest_tui.search_syntax import ParsedSearch
 from digest_tui.store.fit_keys import suggestion_of_key
-from digest_tui.store.fit_verdicts import NAME, VerdictCache
+from digest_tui.store.fit_verdicts import NAME, VerdictCache, kept_or_judged
 
 if TYPE_CHECKING:  # annotations only: the settings' pydantic models load on first use
     from digest_tui.config import Machine
@@ -76,12 +76,9 @@ def install_fits(
         machine = by_name().get(folded)
         if machine is None:
             return 0
-        if verdicts is not None and (kept := verdicts.get(NAME, folded, key)) is not None:
-            return kept
-        verdict = int(key_fits(key, machine, resolved()[1]))
-        if verdicts is not None:
-            verdicts.put(NAME, folded, key, verdict)
-        return verdict
+        return kept_or_judged(
+            verdicts, NAME, folded, key, lambda: int(key_fits(key, machine, resolved()[1]))
+        )
 
     def by_key() -> int:
         # Without a catalog the fallback rule judges valid suggestions too, on `devices`,

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from digest_tui.store.fit_keys import FITS_MINE_SQL
-from digest_tui.store.fit_verdicts import MINE, VerdictCache
+from digest_tui.store.fit_verdicts import MINE, VerdictCache, kept_or_judged
 from digest_tui.store.fits import MachinesSource, key_fits, machine_fits
 
 SNAPSHOT_SECONDS = 2.0
@@ -184,13 +184,12 @@ def install_repro_functions(
     def key_fits_mine(key: str | None) -> int:
         if not key or not mine():
             return 0
-        if verdicts is not None and (kept := verdicts.get(MINE, "", key)) is not None:
-            return kept
-        data = catalog_now()
-        verdict = int(any(key_fits(key, m, data) for m in mine()))
-        if verdicts is not None:
-            verdicts.put(MINE, "", key, verdict)
-        return verdict
+
+        def judge() -> int:
+            data = catalog_now()
+            return int(any(key_fits(key, m, data) for m in mine()))
+
+        return kept_or_judged(verdicts, MINE, "", key, judge)
 
     def fits_mine_by_key() -> int:
         # As store/fits.py's `paper_fits_by_key`: no catalog, each paper judged from its JSON.

@@ -39,6 +39,7 @@ from digest_tui.enrich.hardware.memory import (
 )
 from digest_tui.enrich.hardware.suggestion import Confidence, HardwareSuggestion, Scale
 from digest_tui.enrich.hardware.text import (
+    LIMITED_MEMORY_DEVICES,
     CountMention,
     Cue,
     Mention,
@@ -633,9 +634,7 @@ def _study_kind(title: str, abstract: str) -> str | None:
 _INTRA_NODE = re.compile(r"\bintra-?node\b", re.I)
 # The edge phrases that say only "little memory or compute", no kind of device.
 _CONSTRAINED_DEVICES = re.compile(
-    r"\b(?:resource|memory)-(?:constrained|limited) devices?\b"
-    r"|\bdevices with (?:limited|constrained|scarce|little) (?:DRAM|RAM|memory)\b",
-    re.I,
+    r"\b(?:resource|memory)-(?:constrained|limited) devices?\b|" + LIMITED_MEMORY_DEVICES, re.I
 )
 _OFFLOAD = re.compile(r"offload|\bCPU[-\u2013]GPU\b", re.I)
 _SMALL_DEVICES = re.compile(r"\bmemory-constrained devices\b", re.I)

@@ -34,6 +34,7 @@ from digest_tui.enrich.gate import (
     folded,
     folded_parts,
     folds,
+    headed_finditer,
     merged,
 )
 from digest_tui.enrich.hardware.catalog import HardwareCatalog
@@ -93,8 +94,9 @@ _BETWEEN = (
     r"(?:(?:NVIDIA|AMD|Huawei|Google|Intel|Tesla|GeForce|Apple|Habana|Cloud|consumer(?:-grade)?"
     r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity|low-range|mid-range"
     r"|entry-level)\s+)*"
-    # (twenty-second round) the memory of each: "8 low-range 12GB GPUs", "4 80GB A100s"
-    r"(?:\d+(?:\.\d+)?\s?GB\s+)?"
+    # (twenty-second round) the memory of each: "8 low-range 12GB GPUs", "4 80GB A100s"; a
+    # word of its own, so "80GB A100" is no count of 8 (the digits of the size are not split)
+    r"(?:(?<=\s)\d+(?:\.\d+)?\s?GB\s+)?"
 )
 _COUNT_BEFORE = re.compile(_NUM + _BETWEEN + r"$", re.IGNORECASE)
 # Last words that can end a count before a name; anything else means there is no count.
@@ -105,7 +107,7 @@ _TAIL_WORDS = frozenset(
      "datacenter-class", "data-center-class", "high-end", "low-end", "commodity", "low-range",
      "mid-range", "entry-level"]
 )  # fmt: skip
-_GB_TAIL = re.compile(r"\d+(?:\.\d+)?gb$")
+_GB_TAIL = re.compile(r"(?:\d+(?:\.\d+)?)?gb$")  # "12gb" or "gb" of "12 GB": each device's memory
 _GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$|\d[x×]?\s*\\times$|^\d+(?:\.\d+)?k$")
 _AFTER_NODE = re.compile(
     r"^\s*(?:GPUs?\s*)?(?:\([^)]{0,12}\)\s*)?(?:GPU\s+)?(?:nodes?|servers?|machines?|boxes)\b",
@@ -176,6 +178,11 @@ _MACHINES = re.compile(r"nodes|servers|machines", re.IGNORECASE)
 # What `_PER_MACHINE` counts in total rather than per machine.
 _WHOLE_SETUP = frozenset({"scale", "cluster", "clusters", "testbed", "testbeds"})
 
+# "devices with limited DRAM": a cue below, and read with offloading in suggest.py.
+LIMITED_MEMORY_DEVICES = (
+    r"\bdevices with (?:limited|constrained|scarce|little) (?:DRAM|RAM|memory)\b"
+)
+
 # Phrases that imply a scale when no count is written. (pattern, scale, strong)
 # Public: tests/unit/test_hardware_eval.py checks each one's gate against the plain regex.
 CUE_PATTERNS: list[tuple[str, str, bool]] = [
@@ -245,7 +252,7 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # of GPUs or hardware, the memory limit is one GPU's (below).
     (r"\bmemory-constrained devices\b", "edge", False),
     # (eighteenth round) the same said with "with": "devices with limited DRAM capacity"
-    (r"\bdevices with (?:limited|constrained|scarce|little) (?:DRAM|RAM|memory)\b", "edge", False),
+    (LIMITED_MEMORY_DEVICES, "edge", False),
     (
         r"\bresource-(?:constrained|limited) devices\b|\blaptops?\b|\biGPUs?\b|\bmobile\b",
         "edge",
@@ -471,24 +478,19 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         "single-device",
         False,
     ),
-    # (twentieth round) the same setting said as the two memories a model is spread over
-    # ("exploits both the system's main memory ... and GPU memory", "GPU memory and host memory")
-    # ...or as the model's own weights offloaded there: "allowing the unused parameters to be
-    # offloaded to host memory"
-    (
-        r"\b(?:host|CPU|main|system) memory\b[^.]{0,80}?\band (?:the )?GPU memory\b"
-        r"|\bGPU memory and (?:the )?(?:host|CPU|main|system) memory\b"
-        r"|\b(?:weights|parameters|experts|layers)\b(?:\s+[\w-]+){0,3}?\s+offloaded"
-        r" (?:to|into|onto) (?:the )?(?:CPU|host|main)(?: memory| DRAM)?\b",
-        "single-device",
-        True,
-    ),
-    # (eighteenth round) the model's own weights moved by direction, host to GPU ("transferring
-    # model parameters from host memory to GPU memory"): the offloading setting said outright.
-    # KV tensors moved so are a cache tier, which a serving system of any size may have.
+    # The offloading setting said outright, strong: the model's own weights moved host to GPU
+    # ("transferring model parameters from host memory to GPU memory", eighteenth round) or
+    # offloaded there ("the unused parameters to be offloaded to host memory"), or the two
+    # memories a model is spread over ("both the system's main memory ... and GPU memory";
+    # both twentieth round). KV tensors moved so are a cache tier, which a serving system of
+    # any size may have.
     (
         r"\b(?:weights|parameters|experts|layers) from "
-        r"(?:the )?(?:CPU|host)(?: memory| DRAM)? (?:to|into) (?:the )?GPUs?\b",
+        r"(?:the )?(?:CPU|host)(?: memory| DRAM)? (?:to|into) (?:the )?GPUs?\b"
+        r"|\b(?:weights|parameters|experts|layers)\b(?:\s+[\w-]+){0,3}?\s+offloaded"
+        r" (?:to|into|onto) (?:the )?(?:CPU|host|main)(?: memory| DRAM)?\b"
+        r"|\b(?:host|CPU|main|system) memory\b[^.]{0,80}?\band (?:the )?GPU memory\b"
+        r"|\bGPU memory and (?:the )?(?:host|CPU|main|system) memory\b",
         "single-device",
         True,
     ),
@@ -559,18 +561,8 @@ _SIZE_HEAD_ASCII = re.compile(r"[0-9](?<![\w.]\d)\d*(?:\.\d+)?\s?[BMTx×]")
 
 
 def _size_matches(text: str) -> Iterator[re.Match[str]]:
-    """`_SIZE.finditer(text)`. No match can start inside a head (its characters after the
-    first follow a digit or ".", or are no digit), and after a match the search goes on from
-    its end, as `finditer` does."""
-    resume = 0
-    for head in (_SIZE_HEAD_ASCII if text.isascii() else _SIZE_HEAD).finditer(text):
-        start = head.start()
-        if start < resume:
-            continue
-        match = _SIZE.match(text, start)
-        if match is not None:
-            yield match
-            resume = match.end()
+    """`_SIZE.finditer(text)`, tried only where a head starts (every match does)."""
+    return headed_finditer(_SIZE, _SIZE_HEAD_ASCII if text.isascii() else _SIZE_HEAD, text)
 
 
 _SIZE_WORDS = Gated.compile(
@@ -1020,7 +1012,7 @@ def _count_before(text: str, window: int, start: int) -> re.Match[str] | None:
         or last in _TAIL_WORDS
         or glued_word
         or _GLUED_TAIL.search(last)
-        or (last == "gb" or _GB_TAIL.match(last))
+        or _GB_TAIL.match(last)
     ):
         return None
     return _COUNT_BEFORE.search(text, window, start)
@@ -1034,12 +1026,22 @@ _INTRODUCING = (
 )
 _OWN_NAME = re.compile(_INTRODUCING + r"(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)", re.IGNORECASE)
 # (twentieth round) ...or by a description with the name after it in brackets: "we introduce an
-# Omnidirectionally calibrated Quantization (\textbf{OmniQuant}) technique".
-_OWN_NAME_AFTER = re.compile(
-    _INTRODUCING + r"(?:[\w-]+\s+){1,6}?\((?:\\textbf\{)?(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*)\}?\)",
-    re.IGNORECASE,
-)
+# Omnidirectionally calibrated Quantization (\textbf{OmniQuant}) technique". Found from each
+# bracketed word back to its introduction (a few brackets an abstract): an introduction pattern
+# run over the whole text costs ~40 us an abstract.
+_BRACKETED = re.compile(r"\((?:\\textbf\{)?(?P<name>[A-Za-z][\w-]*[A-Za-z0-9][\w-]*)\}?\)")
+_INTRODUCED_BEFORE = re.compile(_INTRODUCING + r"(?:[\w-]+\s+){1,6}?$", re.IGNORECASE)
+_INTRODUCED_WITHIN = 160  # characters before the bracket: the introduction and six words
 _MAX_NAMES = 8
+
+
+def _bracketed_names(text: str) -> Iterator[re.Match[str]]:
+    """The bracketed names that end an introduction ("we propose a ... (NAME)")."""
+    for match in _BRACKETED.finditer(text):
+        before = text[max(0, match.start() - _INTRODUCED_WITHIN) : match.start()]
+        lowered = before.lower()
+        if ("we " in lowered or "this " in lowered) and _INTRODUCED_BEFORE.search(before):
+            yield match
 
 
 def _own_name_hits(text: str, lowered: str) -> list[int]:
@@ -1055,7 +1057,7 @@ def _own_name_hits(text: str, lowered: str) -> list[int]:
     else:
         introductions = _OWN_NAME.finditer(text)
     if "(" in text:
-        introductions = itertools.chain(introductions, _OWN_NAME_AFTER.finditer(text))
+        introductions = itertools.chain(introductions, _bracketed_names(text))
     for match in introductions:
         name = text[match.start("name") : match.end("name")]
         # A real name mixes cases or digits ("MoEShard", "TPI-LLM"): not "a" or "Our".
@@ -1309,7 +1311,7 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
         mention.in_testbed = bool(
             before
             and mention.count == 1
-            and before.group("word") in ("a", "an", "A", "An")
+            and (before.group("word") or "").lower() in ("a", "an")
             and _AFTER_TESTBED.match(after)
         )
         if kind == "architecture" and not _AFTER_ARCH_UNIT.match(after):

@@ -4,13 +4,14 @@ literal scan (`enrich/literal_scan.py`, shared with the hardware extractor)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 from digest_tui.enrich.coverage import Coverage
+from digest_tui.enrich.gate import headed_finditer
 from digest_tui.enrich.literal_scan import LiteralScanner, split_tokens
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 
@@ -258,28 +259,6 @@ def _class_atoms(items: list[Any], c: Any) -> set[str] | None:
         else:
             return None
     return atoms
-
-
-def headed_finditer(
-    regex: re.Pattern[str], head: re.Pattern[str], text: str
-) -> Iterator[re.Match[str]]:
-    """`regex.finditer(text)` for a regex that cannot match the empty string and whose every
-    match starts with a character of `head`: tried only where `head` finds one. At each such
-    position `match` is what `finditer` tries there (look-behinds see the text before it), and
-    after a match the search goes on from its end, as `finditer` does."""
-    search, match = head.search, regex.match
-    at = 0
-    while True:
-        found = search(text, at)
-        if found is None:
-            return
-        start = found.start()
-        matched = match(text, start)
-        if matched is None:
-            at = start + 1
-        else:
-            yield matched
-            at = matched.end()
 
 
 # Past this many possible first words a pattern is left ungated (a set that large gates little).
