@@ -45,7 +45,7 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # grouped counts glued to their unit ("a 4,000-GPU cluster"); 14: "geographically distributed",
 # on-device layouts; 15: CPUs of a named instruction set ("on x86 CPUs"); 16: no memory
 # requirement above the stated setup's capacity (offloading papers).
-COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "21"}
+COMPONENT_VERSIONS = {"topics": "5", "links": "1", "hardware": "22"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)

@@ -183,6 +183,11 @@ LIMITED_MEMORY_DEVICES = (
     r"\bdevices with (?:limited|constrained|scarce|little) (?:DRAM|RAM|memory)\b"
 )
 
+# (twenty-third round) One GPU as the low end of a range is not the setup: "scaling
+# computation from one GPU to many", "from a single GPU to 512 GPUs" (the count, if any, is read
+# from the other end).
+_RANGE_TO_MANY = r"(?! to (?:many|multiple|several|hundreds|thousands|dozens|tens|\d))"
+
 # Phrases that imply a scale when no count is written. (pattern, scale, strong)
 # Public: tests/unit/test_hardware_eval.py checks each one's gate against the plain regex.
 CUE_PATTERNS: list[tuple[str, str, bool]] = [
@@ -276,6 +281,15 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bserver fleets?\b|\bfleets? of (?:servers|machines|GPUs|nodes)\b", "multi-node", True),
+    # (twenty-third round) A network of a stated speed between the workers: "distributed
+    # training on inexpensive commodity 1Gbps Ethernet", "over 10 GbE" (machines, not GPUs of
+    # one server, talk over Ethernet).
+    (
+        r"\b\d+(?:\.\d+)? ?(?:Gbps|Gb/s|Gbit/s)(?: (?:commodity |inexpensive )?Ethernet)\b"
+        r"|\b\d+ ?GbE\b",
+        "multi-node",
+        True,
+    ),
     # Spot or preemptible cloud machines, in the plural: a fleet the provider may take back
     # ("training on preemptible instances"); one spot instance is one machine.
     (
@@ -395,7 +409,10 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     # (twenty-second round) ...unless the machine is given one GPU's memory: "a single machine
     # with 16 GB of GPU memory" is one GPU (the memory cue below).
     (
-        r"\bsingle[- ](?:node|server|machine)\b(?! with (?:only )?\d+(?:\.\d+)? ?GB (?:of )?"
+        # (twenty-third round) also with what kind of server it is: "on a single commodity
+        # server", "a single multi-GPU server"
+        r"\bsingle[- ](?:(?:commodity|multi-?GPU) )?(?:node|server|machine)\b"
+        r"(?! with (?:only )?\d+(?:\.\d+)? ?GB (?:of )?"
         r"(?:GPU memory|VRAM))",
         "single-node",
         True,
@@ -430,14 +447,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (
         r"\b(?:a|one|an)\s+(?:mere\s+)?(?:single\s+)?(?:\d+\s?G(?:B|iB)?\s+)?"
         r"(?:(?:consumer|commodity|low-end|desktop)(?:-grade)?\s+)?"
-        r"GPU(?!\w|-[A-Za-z])(?! (?:kernel|cluster|node|server|type))",
+        r"GPU(?!\w|-[A-Za-z])(?! (?:kernel|cluster|node|server|type))" + _RANGE_TO_MANY,
         "single-device",
         True,
     ),
     (
         r"(?<!within a )\bsingle[- ](?:\d+\s?G(?:B|iB)?\s+)?"
         r"(?:(?:consumer|commodity|low-end)(?:-grade)?\s+)?(?:GPU|device)(?!\w|-[A-Za-z])"
-        r"(?! (?:kernel|type|memory))",
+        r"(?! (?:kernel|type|memory))" + _RANGE_TO_MANY,
         "single-device",
         True,
     ),
@@ -520,7 +537,10 @@ _FIRST_PERSON = Gated.compile(
 _BACKGROUND = Gated.compile(
     r"\b(?:(?<!only )requir(?:e|es|ed|ing)\b(?! (?:only|merely|just))|typically|often|usually|"
     r"traditional(?:ly)?|existing|conventional|prior|previous(?:ly)?|commonly|out of reach|"
-    r"e\.g\.|for example|for instance|such as|including)",
+    r"e\.g\.|for example|for instance|such as|including|"
+    # (twenty-third round) a problem stated as such: "the situation gets even worse with
+    # distributed training on mobile devices, which suffers from higher latency"
+    r"suffer(?:s|ed|ing)? from|(?:gets|becomes|grows|is) (?:even )?worse)",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
