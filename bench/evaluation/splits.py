@@ -38,6 +38,7 @@ TEST_SPLITS = {
     "test20": "twentieth test",
     "test21": "twenty-first test",
     "test22": "twenty-second test",
+    "test23": "twenty-third test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -420,7 +420,11 @@ _TRACE_STUDY = re.compile(
 # ...unless the paper also runs on machines: "evaluated on physical DL clusters", "a testbed".
 _REAL_RUN = re.compile(
     r"\b(?:physical|real|production) (?:[\w-]+ ){0,2}(?:clusters?|testbeds?|machines|servers"
-    r"|GPUs|hardware|deployments?)\b|\btestbeds?\b|\bprototype\b",
+    r"|GPUs|hardware|deployments?)\b|\btestbeds?\b|\bprototype\b"
+    # (twenty-fourth round) "in experiments with real DL jobs and with trace-driven
+    # simulations": jobs run for real, on a cluster of the paper's own ("real job traces" are
+    # only the input of a simulation)
+    r"|\bexperiments with real (?:[\w-]+ ){0,2}jobs\b",
     re.I,
 )
 

@@ -405,7 +405,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         "multi-node",
         False,
     ),
-    (r"\bdata ?cent(?:er|re)s?\b|\bclusters?\b", "multi-node", False),
+    # (twenty-fourth round) not where a chip or card is deployed ("In-Datacenter Performance
+    # Analysis of a TPU", "datacenter GPUs", "data center-class"): a kind of device, not a setup
+    (
+        r"(?<!\bin-)(?<!\bIn-)\bdata ?cent(?:er|re)s?\b(?![- ](?:GPUs?|accelerators?|chips?|CPUs?"
+        r"|cards?|class|grade)\b)|\bclusters?\b",
+        "multi-node",
+        False,
+    ),
     # (twenty-second round) ...unless the machine is given one GPU's memory: "a single machine
     # with 16 GB of GPU memory" is one GPU (the memory cue below).
     (
