@@ -76,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-evidence", action="store_true", help="omit evidence lines")
     parser.add_argument("--rounds", type=int, default=20, help="timing passes (0: skip timing)")
     parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="the rules alone, without the learned reader (scoring: learned: false)",
+    )
+    parser.add_argument(
         "--split",
         choices=list(SPLIT_CHOICES),
         default="all",
@@ -84,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     taxonomy = load_taxonomy(args.config_dir)
+    if args.rules_only:
+        scoring = taxonomy.scoring.model_copy(update={"learned": False})
+        taxonomy = Taxonomy(taxonomy.topics, scoring, taxonomy.sources)
     dev_papers = read_digest_papers(DIGESTS.glob("*.txt"))
     reports: dict[str, EvalReport] = {}
     chosen = SPLIT_CHOICES[args.split]

@@ -39,6 +39,7 @@ TEST_SPLITS = {
     "test21": "twenty-first test",
     "test22": "twenty-second test",
     "test23": "twenty-third test",
+    "test24": "twenty-fourth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -16,6 +16,7 @@ CHECKOUT_DIR = PACKAGE_DIR.parents[1]
 DATA_DIR = PACKAGE_DIR / "data"
 TAXONOMY_FILE = "taxonomy.yaml"
 HARDWARE_FILE = "hardware.yaml"
+TOPIC_MODEL_FILE = "topic_model.yaml"  # the learned topic reader's weights (generated)
 REPRO_DIRNAME = "repro_links"
 
 

@@ -59,6 +59,8 @@ class TopicResult:
     scores: dict[str, float] = field(default_factory=dict)
     # Topics whose score reached the threshold but whose evidence lacks a required kind.
     unmet: dict[str, list[str]] = field(default_factory=dict)
+    # The learned reader's probability of each topic the rules did not add (learned.py).
+    learned: dict[str, float] = field(default_factory=dict)
 
 
 def match_fields(
@@ -157,6 +159,63 @@ def _judge(
     return judged
 
 
+class _LearnedCall(NamedTuple):
+    """What the learned reader says of the topics the rules left out: those it adds, with
+    their evidence as (phrase, field, start, end), and each one's probability."""
+
+    added: dict[str, list[tuple[str, FieldName, int, int]]]
+    probabilities: dict[str, float]
+
+
+def _undecided(
+    judged: dict[str, tuple[float, list[Hit], list[str]]], present: Sequence[str]
+) -> list[str]:
+    """The topics the learned reader may add: those the rules found evidence for (a score
+    above 0, so a negative's sense — "graph kernels" — is respected) with every kind the topic
+    requires (so GPU counts in a footprint study stay out), but not enough to decide."""
+    return [
+        t
+        for t, (score, _, missing) in judged.items()
+        if score > 0 and not missing and t not in present
+    ]
+
+
+def _learned(
+    taxonomy: Taxonomy, title: str, abstract: str, undecided: Sequence[str]
+) -> _LearnedCall:
+    """The learned reader's additions among `undecided` (see learned.py), read on the same
+    URL-blanked text as the rules."""
+    model = taxonomy.learned
+    if model is None:
+        return _LearnedCall({}, {})
+    candidates = [t for t in undecided if t in model.topics]
+    if not candidates or not model.reads(abstract):
+        return _LearnedCall({}, {})
+    texts: dict[FieldName, str] = {"title": masked_text(title), "abstract": masked_text(abstract)}
+    found = model.features(texts["title"], texts["abstract"])
+    added: dict[str, list[tuple[str, FieldName, int, int]]] = {}
+    probabilities: dict[str, float] = {}
+    for topic in candidates:
+        probabilities[topic] = probability = model.probability(topic, found)
+        if probability >= model.threshold:
+            added[topic] = [
+                (texts[span.field][span.start : span.end], span.field, span.start, span.end)
+                for span in model.evidence(topic, found)
+            ]
+    return _LearnedCall(added, probabilities)
+
+
+def masked_text(text: str) -> str:
+    """`text` with its URLs blanked, as the rules read it (and the learned reader, in training
+    too: bench/evaluation/learned_training.py)."""
+    return _mask_urls(text, lower_same_length(text)) if text else ""
+
+
+def _in_order(taxonomy: Taxonomy, topics: Sequence[str]) -> list[str]:
+    chosen = set(topics)
+    return [t for t in taxonomy.ids if t in chosen]
+
+
 def _evidence(hits: Sequence[Hit]) -> list[TopicEvidence]:
     return [
         TopicEvidence(phrase=field.original[start:end], field=field.name, start=start, end=end)
@@ -185,6 +244,14 @@ def classify_stored(
                 {"phrase": fld.original[start:end], "field": fld.name, "start": start, "end": end}
                 for _, fld, start, end in hits
             ]
+    added = _learned(taxonomy, title, abstract, _undecided(judged, topics)).added
+    if added:
+        for topic_id, found in added.items():
+            evidence[topic_id] = [
+                {"phrase": phrase, "field": name, "start": start, "end": end}
+                for phrase, name, start, end in found
+            ]
+        topics = _in_order(taxonomy, [*topics, *added])
     return StoredTopics(topics, evidence)
 
 
@@ -213,4 +280,17 @@ def classify(
             topics.append(topic_id)
             # Evidence objects only for the topics the paper is in: the others' are not kept.
             evidence[topic_id] = _evidence(hits)
-    return TopicResult(topics=topics, evidence=evidence, scores=scores, unmet=unmet)
+    learned = _learned(taxonomy, title, abstract, _undecided(judged, topics))
+    for topic_id, found in learned.added.items():
+        evidence[topic_id] = [
+            TopicEvidence(phrase=phrase, field=name, start=start, end=end)
+            for phrase, name, start, end in found
+        ]
+    topics = _in_order(taxonomy, [*topics, *learned.added])
+    return TopicResult(
+        topics=topics,
+        evidence=evidence,
+        scores=scores,
+        unmet=unmet,
+        learned=learned.probabilities,
+    )

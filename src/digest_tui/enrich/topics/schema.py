@@ -126,6 +126,9 @@ class Scoring(_Strict):
     # the abstract keeps coming back to is more central than one mentioned in passing.
     repeat_share: float = Field(default=0.25, ge=0, le=1)
     max_repeats: int = Field(default=3, ge=0)
+    # The learned reader (learned.py, data/topic_model.yaml) may add a topic the rules did not
+    # reach; false leaves the rules alone.
+    learned: bool = True
 
 
 class ScoringOverride(_Strict):
@@ -134,6 +137,7 @@ class ScoringOverride(_Strict):
     keywords_weight: float | None = Field(default=None, gt=0)
     repeat_share: float | None = Field(default=None, ge=0, le=1)
     max_repeats: int | None = Field(default=None, ge=0)
+    learned: bool | None = None
 
 
 class _PackagedFile(_Strict):

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from digest_tui.enrich.topics.learned import TopicModel
 from digest_tui.enrich.topics.matching import CompiledTopic, PatternIndex
 from digest_tui.enrich.topics.schema import (
     Scoring,
@@ -34,11 +35,18 @@ class Taxonomy:
     """The effective taxonomy (packaged, merged with the user's file), compiled for matching."""
 
     def __init__(
-        self, topics: Sequence[TopicDef], scoring: Scoring, sources: Sequence[Path] = ()
+        self,
+        topics: Sequence[TopicDef],
+        scoring: Scoring,
+        sources: Sequence[Path] = (),
+        *,
+        learned_model: TopicModel | None = None,
     ) -> None:
         self.topics: list[TopicDef] = list(topics)
         self.scoring = scoring
         self.sources: list[Path] = list(sources)
+        # The learned reader to use instead of the packaged one (tests, the evaluation).
+        self._learned_model = learned_model
         # Identifies the effective taxonomy (bench/eval_topics.py records it with its results);
         # the store does not check it (see the comment at TAXONOMY_FILE).
         payload = {
@@ -58,6 +66,18 @@ class Taxonomy:
     @cached_property
     def index(self) -> PatternIndex:
         return PatternIndex({p: t.id for t in self.compiled for p in (*t.patterns, *t.negatives)})
+
+    @cached_property
+    def learned(self) -> TopicModel | None:
+        """The learned reader, or None when the scoring turns it off. Loaded on first use
+        (~60 ms), like the compiled patterns: the app's tree never needs it."""
+        if not self.scoring.learned:
+            return None
+        if self._learned_model is not None:
+            return self._learned_model
+        from digest_tui.enrich.topics.learned import load_topic_model
+
+        return load_topic_model()
 
     @property
     def ids(self) -> list[str]:
