@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     fresh_paper,
     open_for_command,
+    path_arg,
     plural,
     positive_int,
     resolve_or_fail,
@@ -18,6 +17,7 @@ from digest_tui.commands.common import (
 )
 from digest_tui.errors import CommandError
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
     from digest_tui.config import AppContext
 
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Check every repro_links YAML file: schema, unknown fields, duplicate "
         "papers and repos, URL shape, arXiv ids. Exit 1 when a problem is found.",
     )
-    p.add_argument("dirs", nargs="*", type=Path, help="directories to check instead")
+    p.add_argument("dirs", nargs="*", type=path_arg, help="directories to check instead")
     p.set_defaults(func=cmd_links_check)
 
     p = links_sub.add_parser(
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Stream a links-between-papers-and-code.json[.gz] dump and attach the "
         "official and community repos of the papers in the library.",
     )
-    p.add_argument("path", type=Path, metavar="FILE")
+    p.add_argument("path", type=path_arg, metavar="FILE")
     p.set_defaults(func=cmd_import_pwc)
 
     p = links_sub.add_parser(
