@@ -19,7 +19,10 @@ from digest_tui.errors import CommandError
 
 TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from pathlib import Path
+
     from digest_tui.config import AppContext
+    from digest_tui.enrich.repro_check_cache import CheckResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -90,22 +93,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_links_check(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.enrich.repro_catalog import catalog_dirs, load_catalog_dirs
+    from digest_tui.data_files import repro_dirs
+    from digest_tui.enrich.repro_check_cache import kept_or_checked
 
-    dirs = list(args.dirs) or catalog_dirs(ctx.paths.config_dir)
+    dirs = list(args.dirs) or repro_dirs(ctx.paths.config_dir)
     for directory in dirs:
         if not directory.is_dir():
             raise CommandError(f"{directory}: not a directory")
-    catalog = load_catalog_dirs(dirs)  # once: its problems are what a check reports
-    problems = catalog.problems
+    # Kept across runs while the files and the checking code stay the same (pydantic and
+    # YAML are then not even imported): enrich/repro_check_cache.py.
+    result = kept_or_checked(dirs, ctx.paths.cache_dir, lambda: _check_catalog(dirs))
+    problems = result.problems
     for problem in problems:
         print(problem, file=sys.stderr)
-    repos = sum(len(entry.repos) for entry in catalog.entries)
     where = ", ".join(str(d) for d in dirs)
     if problems:
         raise CommandError(f"{plural(len(problems), 'problem')} in {where}")
-    print(f"ok: {plural(len(catalog.entries), 'paper')}, {plural(repos, 'repo')} in {where}")
+    print(f"ok: {plural(result.papers, 'paper')}, {plural(result.repos, 'repo')} in {where}")
     return 0
+
+
+def _check_catalog(dirs: list[Path]) -> CheckResult:
+    from digest_tui.enrich.repro_catalog import load_catalog_dirs
+    from digest_tui.enrich.repro_check_cache import CheckResult
+
+    catalog = load_catalog_dirs(dirs)  # once: its problems are what a check reports
+    repos = sum(len(entry.repos) for entry in catalog.entries)
+    problems = tuple(str(problem) for problem in catalog.problems)
+    return CheckResult(len(catalog.entries), repos, problems)
 
 
 def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:
