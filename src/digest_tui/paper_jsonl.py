@@ -37,6 +37,7 @@ from digest_tui.textsafe import escape_unsafe_in_json
 
 if TYPE_CHECKING:
     from digest_tui.config import Machine
+    from digest_tui.machine_fits import MachineFits
     from digest_tui.store.library import Library
 
 # The columns the line reads: what `paper_json` (the fallback) reads too. The line unpacks a
@@ -163,64 +164,6 @@ def _reshaped_columns(
     else:
         links_text = _column(links_text)
     return evidence_text, repos_text, links_text
-
-
-class MachineFits:
-    """`machine_fit` as the contract prints it, judged once per distinct set of the fields
-    enrich/hardware/fit.py reads (verdicts and reasons alike), for one dump: one set of
-    machines, one catalog. Without it a 100,000-paper dump with machines configured took
-    16-20 s (~100 us of judging a paper).
-
-    A suggestion the current enricher wrote is looked up by the text of its fit fields
-    (`fit_slices`, ~2 us), not validated: validating each one (~10 us) and building its fit
-    inputs (~5 us) were ~1.5 s of the dump. Any other text is validated, as before, so one
-    that does not validate still goes to `paper_json`."""
-
-    def __init__(self, machines: Sequence[Machine], catalog: Any) -> None:
-        # Imported once here, not per paper (~3 us a paper in `text`).
-        from pydantic import ValidationError
-
-        from digest_tui.enrich.hardware.fit import fit_inputs, fit_machines
-        from digest_tui.enrich.hardware.fit_slices import fit_slices
-        from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
-
-        self.machines = machines
-        self.catalog = catalog
-        self._texts: dict[tuple[Any, ...], str] = {}
-        self._by_slices: dict[tuple[str, ...], str | None] = {}
-        self._invalid = ValidationError
-        self._validate = HardwareSuggestion.model_validate_json
-        self._inputs = fit_inputs
-        self._fit = fit_machines
-        self._slices = fit_slices
-
-    def text(self, hardware: str, *, current: bool = False) -> str | None:
-        """The encoded `machine_fit` list of a stored suggestion; None when it does not
-        validate (the caller then goes through `paper_json`, which says it is outdated).
-        `current`: the row's `enrich_fp` is the current enricher's, so its text has the
-        layout `fit_slices` reads."""
-        if not current:
-            return self._judge(hardware)
-        slices = self._slices(hardware)
-        if slices is None:
-            return self._judge(hardware)
-        try:
-            return self._by_slices[slices]
-        except KeyError:
-            found = self._by_slices[slices] = self._judge(hardware)
-            return found
-
-    def _judge(self, hardware: str) -> str | None:
-        try:
-            s = self._validate(hardware)
-        except self._invalid:
-            return None
-        key = self._inputs(s)
-        found = self._texts.get(key)
-        if found is None:
-            fits = self._fit(s, self.machines, self.catalog)
-            found = self._texts[key] = _encode([fit.model_dump() for fit in fits])
-        return found
 
 
 def paper_jsonl_line(

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from digest_tui.enrich.hardware.fit import fit_inputs
 from digest_tui.enrich.hardware.fit_slices import REGIONS, fit_slices
 from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
-from digest_tui.paper_jsonl import MachineFits
+from digest_tui.machine_fits import MachineFits
 from tests.unit.test_fit_keys import CATALOG, MACHINES
 
 
@@ -116,7 +116,7 @@ def test_a_row_not_the_current_enrichers_is_validated():
     """Only text the current enricher wrote is keyed by its runs: other text that does not
     validate still answers None (the caller then goes to paper_json), whatever an earlier
     paper with the same runs got."""
-    fits = MachineFits(MACHINES, CATALOG)
+    fits = MachineFits(MACHINES, lambda: CATALOG)
     good = HardwareSuggestion(target="x", scale="single-node", memory_gb=80.0, device_total=8)
     text = _stored(good)
     answer = fits.text(text, current=True)
@@ -125,4 +125,4 @@ def test_a_row_not_the_current_enrichers_is_validated():
     assert fit_slices(bad) == fit_slices(text)
     assert fits.text(bad, current=False) is None
     # The same answer as judging it afresh.
-    assert MachineFits(MACHINES, CATALOG).text(text) == answer
+    assert MachineFits(MACHINES, lambda: CATALOG).text(text) == answer

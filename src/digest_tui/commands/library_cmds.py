@@ -227,11 +227,13 @@ def paper_lines(
 ) -> Iterator[str]:
     """`papers --format jsonl`: each paper object as its line of JSON text (no newline),
     spliced from the row's stored JSON instead of decoded and encoded again (paper_jsonl)."""
-    from digest_tui.paper_jsonl import MachineFits, paper_jsonl_line
+    from digest_tui.machine_fits import MachineFits
+    from digest_tui.paper_jsonl import paper_jsonl_line
 
     fits = None
-    if machines and library.enricher is not None:
-        fits = MachineFits(machines, library.enricher.hardware_catalog)
+    enricher = library.enricher
+    if machines and enricher is not None:
+        fits = MachineFits(machines, lambda: enricher.hardware_catalog, library.fit_texts)
     for row, state, digests in _papers_with_state(library, query):
         yield paper_jsonl_line(library, row, machines, state=state, digests=digests, fits=fits)
 
