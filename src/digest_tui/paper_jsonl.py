@@ -37,15 +37,36 @@ from digest_tui.textsafe import escape_unsafe_in_json
 
 if TYPE_CHECKING:
     from digest_tui.config import Machine
+    from digest_tui.machine_fits import MachineFits
     from digest_tui.store.library import Library
 
-# The columns the line reads: what `paper_json` (the fallback) reads too.
-COLUMNS = (
-    "p.rowid AS rowid, p.id, p.title, p.abstract, p.published, p.upvotes, p.topics, "
-    "p.topic_evidence, p.repos, p.hardware, p.arxiv_id, p.links, p.authors_count, p.authors, "
-    "p.organization, p.organization_name, p.keywords, p.categories, p.project_page, "
-    "p.withdrawn, p.source, p.first_seen, p.enrich_fp"
+# The columns the line reads: what `paper_json` (the fallback) reads too. The line unpacks a
+# row by position, in this order.
+_NAMES = (
+    "id",
+    "title",
+    "abstract",
+    "published",
+    "upvotes",
+    "topics",
+    "topic_evidence",
+    "repos",
+    "hardware",
+    "arxiv_id",
+    "links",
+    "authors_count",
+    "authors",
+    "organization",
+    "organization_name",
+    "keywords",
+    "categories",
+    "project_page",
+    "withdrawn",
+    "source",
+    "first_seen",
+    "enrich_fp",
 )
+COLUMNS = "p.rowid AS rowid, " + ", ".join(f"p.{name}" for name in _NAMES)
 
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 
@@ -118,10 +139,12 @@ def _is_contract_link(link: Mapping[str, Any]) -> bool:
     )
 
 
-def _reshaped_columns(row: Mapping[str, Any], current_fp: str | None) -> tuple[str, str, str]:
-    """`topic_evidence`, `repos` and `links` as the contract prints them."""
-    evidence_text, repos_text, links_text = row["topic_evidence"], row["repos"], row["links"]
-    if current_fp is not None and row["enrich_fp"] == current_fp:
+def _reshaped_columns(
+    evidence_text: str, repos_text: str, links_text: str, current: bool
+) -> tuple[str, str, str]:
+    """`topic_evidence`, `repos` and `links` as the contract prints them; `current`: the row's
+    `enrich_fp` is the current enricher's."""
+    if current:
         return _column(evidence_text), _column(repos_text), _column(links_text)
     if evidence_text == "{}" and repos_text == "[]" and links_text == "[]":
         return evidence_text, repos_text, links_text
@@ -143,43 +166,6 @@ def _reshaped_columns(row: Mapping[str, Any], current_fp: str | None) -> tuple[s
     return evidence_text, repos_text, links_text
 
 
-class MachineFits:
-    """`machine_fit` as the contract prints it, judged once per distinct set of the fields
-    enrich/hardware/fit.py reads (verdicts and reasons alike), for one dump: one set of
-    machines, one catalog. Each paper's suggestion is still validated (from its JSON text,
-    ~10 us); the judging, ~100 us a paper, is what repeats. Without it a 100,000-paper dump
-    with machines configured took 16-20 s."""
-
-    def __init__(self, machines: Sequence[Machine], catalog: Any) -> None:
-        # Imported once here, not per paper (~3 us a paper in `text`).
-        from pydantic import ValidationError
-
-        from digest_tui.enrich.hardware.fit import fit_inputs, fit_machines
-        from digest_tui.enrich.hardware.suggestion import HardwareSuggestion
-
-        self.machines = machines
-        self.catalog = catalog
-        self._texts: dict[tuple[Any, ...], str] = {}
-        self._invalid = ValidationError
-        self._validate = HardwareSuggestion.model_validate_json
-        self._inputs = fit_inputs
-        self._fit = fit_machines
-
-    def text(self, hardware: str) -> str | None:
-        """The encoded `machine_fit` list of a stored suggestion; None when it does not
-        validate (the caller then goes through `paper_json`, which says it is outdated)."""
-        try:
-            s = self._validate(hardware)
-        except self._invalid:
-            return None
-        key = self._inputs(s)
-        found = self._texts.get(key)
-        if found is None:
-            fits = self._fit(s, self.machines, self.catalog)
-            found = self._texts[key] = _encode([fit.model_dump() for fit in fits])
-        return found
-
-
 def paper_jsonl_line(
     library: Library,
     row: sqlite3.Row,
@@ -195,43 +181,68 @@ def paper_jsonl_line(
     (one `MachineFits` for the whole dump), or through `paper_json` when there is none or the
     stored suggestion does not validate."""
     enricher = library.enricher
+    # By position (COLUMNS' order): sqlite3.Row looks each name up by comparing it with every
+    # column's, and a dict of the row costs ~2.5 us a paper to build.
+    (
+        _rowid,
+        paper_id,
+        title,
+        abstract,
+        published,
+        upvotes,
+        topics,
+        topic_evidence,
+        repos,
+        hardware,
+        arxiv_id,
+        links,
+        authors_count,
+        authors,
+        organization,
+        organization_name,
+        keywords,
+        categories,
+        project_page,
+        withdrawn,
+        source,
+        _first_seen,
+        enrich_fp,
+    ) = row
     current_fp = enricher.fingerprint if enricher is not None else None
-    # The row's values by name from a dict: sqlite3.Row looks each name up by comparing it with
-    # every column's (~2.5 us a paper for the ~25 reads here).
-    r = dict(zip(row.keys(), row, strict=True))
+    current = current_fp is not None and enrich_fp == current_fp
     machine_fit = ""
     # Empty hardware text is null, as paper_json reads it: no fit either way.
-    if machines and r["hardware"] and enricher is not None:
-        fit_text = fits.text(r["hardware"]) if fits is not None else None
+    if machines and hardware and enricher is not None:
+        fit_text = fits.text(hardware, current=current) if fits is not None else None
         if fit_text is None:
             from digest_tui.paper_view import paper_json
 
             paper = paper_json(library, row, machines, state=state, digests=digests)
             return safe_json_text(_encode(paper))
         machine_fit = ', "machine_fit": ' + fit_text
-    evidence, repos, links = _reshaped_columns(r, current_fp)
+    evidence, repos, links = _reshaped_columns(topic_evidence, repos, links, current)
     v = _value
     conflicts = state.get("note_conflicts")
     line = "".join(
         (
             '{"id": ',
-            encode_basestring(r["id"]),
+            encode_basestring(paper_id),
             ', "title": ',
-            encode_basestring(r["title"]),
+            encode_basestring(title),
             ', "abstract": ',
-            encode_basestring(r["abstract"]),
+            encode_basestring(abstract),
             ', "published": ',
-            v(r["published"]),
+            v(published),
             ', "upvotes": ',
-            v(r["upvotes"]),
+            v(upvotes),
             ', "topics": ',
-            _column(r["topics"]),
+            _column(topics),
             ', "topic_evidence": ',
             evidence,
             ', "repos": ',
             repos,
             ', "hardware": ',
-            _column(r["hardware"] or None),  # as paper_json: empty text is null
+            _column(hardware or None),  # as paper_json: empty text is null
             ', "bookmarked": ',
             "true" if state["bookmarked"] else "false",
             ', "tags": ',
@@ -239,29 +250,29 @@ def paper_jsonl_line(
             ', "read": ',
             "true" if state["read"] else "false",
             ', "arxiv_id": ',
-            v(r["arxiv_id"]),
+            v(arxiv_id),
             ', "links": ',
             links,
             ', "authors_count": ',
-            v(r["authors_count"]),
+            v(authors_count),
             ', "authors": ',
-            _column(r["authors"]),
+            _column(authors),
             ', "organization": ',
-            v(r["organization"]),
+            v(organization),
             ', "organization_name": ',
-            v(r["organization_name"]),
+            v(organization_name),
             ', "keywords": ',
-            _column(r["keywords"]),
+            _column(keywords),
             ', "categories": ',
-            _column(r["categories"]),
+            _column(categories),
             ', "project_page": ',
-            v(r["project_page"]),
+            v(project_page),
             ', "withdrawn": ',
-            "true" if r["withdrawn"] else "false",
+            "true" if withdrawn else "false",
             ', "digests": ',
             _small(digests),
             ', "source": ',
-            encode_basestring(r["source"]),
+            encode_basestring(source),
             ', "note": ',
             v(state.get("note")),
             ', "note_conflicts": ',

@@ -307,7 +307,7 @@ def paper_view(
     hardware = json.loads(row["hardware"]) if row["hardware"] else None
     fits: tuple[MachineFit, ...] | None = None
     if machines and hardware is not None and library.enricher is not None:
-        fits = tuple(machine_fit(hardware, machines, library.enricher.hardware_catalog))
+        fits = tuple(_machine_fit_of_row(library, row, hardware, machines))
     return PaperView(
         id=row["id"],
         title=row["title"],
@@ -414,7 +414,7 @@ def paper_json(
         "lists": list(state.get("lists", [])),
     }
     if machines and hardware is not None and library.enricher is not None:
-        fits = machine_fit(hardware, machines, library.enricher.hardware_catalog)
+        fits = _machine_fit_of_row(library, row, hardware, machines)
         out["machine_fit"] = [fit.to_json() for fit in fits]
     return out
 
@@ -454,6 +454,28 @@ def link_json(link: Mapping[str, Any]) -> dict[str, Any]:
         if value is not None:
             out[key] = value
     return out
+
+
+def _machine_fit_of_row(
+    library: Library, row: sqlite3.Row, hardware: Mapping[str, Any], machines: Sequence[Machine]
+) -> list[MachineFit]:
+    """`machine_fit` of a stored row: for one the current enricher wrote, the answer kept
+    across commands when there is one (machine_fits.py; no catalog, no pydantic), else
+    judged and kept; for any other row, judged."""
+    enricher = library.enricher
+    assert enricher is not None  # the callers ask only with an enricher
+    if (
+        library.fit_texts is not None
+        and "enrich_fp" in row.keys()  # noqa: SIM118 (`in` a sqlite3.Row looks at values)
+        and row["enrich_fp"] == enricher.fingerprint
+    ):
+        from digest_tui.machine_fits import MachineFits
+
+        fits = MachineFits(machines, lambda: enricher.hardware_catalog, library.fit_texts)
+        found = fits.text(row["hardware"], current=True)
+        if found is not None:
+            return [MachineFit(f["name"], f["fits"], f["reason"]) for f in json.loads(found)]
+    return machine_fit(hardware, machines, enricher.hardware_catalog)
 
 
 def machine_fit(

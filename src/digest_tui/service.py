@@ -19,6 +19,7 @@ from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
 from digest_tui.errors import PageFormatError
 from digest_tui.store.db import connect, transaction
+from digest_tui.store.fit_texts import FitTexts
 from digest_tui.store.fit_verdicts import FILE_NAME as VERDICTS_FILE
 from digest_tui.store.fit_verdicts import VerdictCache, verdict_context
 from digest_tui.store.fits import install_fits
@@ -55,6 +56,12 @@ def open_library(
         lambda: verdict_context(ctx.machines, ctx.paths.config_dir),
     )
     ctx.track(verdicts)
+    # `machine_fit` texts kept the same way, in the same file (store/fit_texts.py).
+    library.fit_texts = FitTexts(
+        ctx.paths.cache_dir / VERDICTS_FILE,
+        lambda: verdict_context(ctx.machines, ctx.paths.config_dir),
+    )
+    ctx.track(library.fit_texts)
     install_fits(conn, lambda: ctx.machines, lambda: enricher.hardware_catalog, verdicts)
     install_repro_functions(  # has:weights, has:runnable, sort reproducible/readiness
         conn,

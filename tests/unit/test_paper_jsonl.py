@@ -14,7 +14,8 @@ import pytest
 from digest_tui.cli import main
 from digest_tui.commands.common import dumps_json
 from digest_tui.config import AppContext, Machine
-from digest_tui.paper_jsonl import COLUMNS, MachineFits, paper_jsonl_line
+from digest_tui.machine_fits import MachineFits
+from digest_tui.paper_jsonl import COLUMNS, paper_jsonl_line
 from digest_tui.paper_view import paper_view
 from digest_tui.service import import_files, open_library
 from digest_tui.store import paper_batch
@@ -36,7 +37,7 @@ def _compare_every_paper(library, machines) -> int:  # type: ignore[no-untyped-d
     digests = paper_batch.digests_of(library.conn, rowids)
     # One cache of machine fits for the whole dump, as `papers --format jsonl` keeps it: a
     # paper whose fit fields equal an earlier one's gets that one's verdicts and reasons.
-    fits = MachineFits(machines, library.enricher.hardware_catalog) if machines else None
+    fits = MachineFits(machines, lambda: library.enricher.hardware_catalog) if machines else None
     for row, rowid in zip(rows, rowids, strict=True):
         line = paper_jsonl_line(
             library, row, machines, state=states[rowid], digests=digests[rowid], fits=fits
@@ -105,7 +106,7 @@ def test_machine_fits_are_judged_once_per_distinct_fit(home):
     synthetic = _synthetic()
     synthetic.import_generated(home, 1000)
     library = open_library(AppContext())
-    fits = MachineFits(MACHINES, library.enricher.hardware_catalog)
+    fits = MachineFits(MACHINES, lambda: library.enricher.hardware_catalog)
     texts = [h for (h,) in library.conn.execute("SELECT hardware FROM papers") if h]
     answers = [fits.text(h) for h in texts]
     assert len(texts) >= 1000 and len(fits._texts) < len(texts) / 2

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import add_format
 from digest_tui.errors import CommandError
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
     from digest_tui.config import AppContext
 

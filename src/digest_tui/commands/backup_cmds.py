@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from digest_tui.commands.common import plural
+from digest_tui.commands.common import path_arg, plural
 from digest_tui.errors import CommandError
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from pathlib import Path
+
     from digest_tui.config import AppContext
 
 
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "cannot. To restore: quit the app, then move FILE to library.sqlite3 in the data "
         "folder (deleting library.sqlite3-wal and -shm).",
     )
-    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("file", type=path_arg, metavar="FILE")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p.set_defaults(func=cmd_backup)
 

@@ -11,13 +11,12 @@ import argparse
 import io
 import os
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     add_format,
     dumps_json,
     open_for_command,
+    path_arg,
     plural,
     write_json,
 )
@@ -29,7 +28,10 @@ from digest_tui.commands.library_cmds import (
 )
 from digest_tui.errors import CommandError
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from pathlib import Path
+
     from digest_tui.config import AppContext
 
 
@@ -44,7 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_query_arguments(p)
     add_format(p, FORMATS, "bibtex")
-    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write to FILE, not stdout")
+    p.add_argument(
+        "--output", "-o", type=path_arg, metavar="FILE", help="write to FILE, not stdout"
+    )
     p.set_defaults(func=cmd_export)
 
 
@@ -99,5 +103,7 @@ def _write_atomically(path: Path, text: str) -> None:
         os.chmod(temp, 0o666 & ~umask)
         os.replace(temp, target)
     except OSError as exc:
+        from pathlib import Path
+
         Path(temp).unlink(missing_ok=True)
         raise CommandError(f"{path}: cannot write: {exc.strerror or exc}") from exc

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, TextIO
 
 from digest_tui.commands.artifacts_cmds import add_prefetch_argument, prefetch_after_fetch
 from digest_tui.errors import CommandError
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from typing import TextIO
+
     from digest_tui.config import AppContext
 
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     add_format,
     fresh_paper,
     open_for_command,
+    path_arg,
     plural,
     positive_int,
     write_json,
@@ -20,9 +18,11 @@ from digest_tui.commands.common import (
 from digest_tui.errors import CommandError
 from digest_tui.textsafe import one_line, printable
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
     import sqlite3
     from collections.abc import Iterable, Iterator, Sequence
+    from pathlib import Path
     from typing import Any
 
     from digest_tui.config import AppContext, Machine
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Import digest files (the text of a Daily Papers page). Re-importing a "
         "file never duplicates a paper; a newer copy updates its fields.",
     )
-    p.add_argument("paths", nargs="+", type=Path, metavar="FILE")
+    p.add_argument("paths", nargs="+", type=path_arg, metavar="FILE")
     p.add_argument(
         "--year",
         type=int,
@@ -158,6 +158,8 @@ def cmd_papers(ctx: AppContext, args: argparse.Namespace) -> int:
     query = query_from_args(args)
     say_search_problems(ctx, library, query)
     if args.format == "table":
+        import json
+
         rows = library.rows_in_order(query, _TABLE_COLUMNS)
         # Ids as their shortest unique prefix (JSON keeps them whole): `show` takes them back.
         short = library.short_ids([r["id"] for r in rows])
@@ -225,11 +227,13 @@ def paper_lines(
 ) -> Iterator[str]:
     """`papers --format jsonl`: each paper object as its line of JSON text (no newline),
     spliced from the row's stored JSON instead of decoded and encoded again (paper_jsonl)."""
-    from digest_tui.paper_jsonl import MachineFits, paper_jsonl_line
+    from digest_tui.machine_fits import MachineFits
+    from digest_tui.paper_jsonl import paper_jsonl_line
 
     fits = None
-    if machines and library.enricher is not None:
-        fits = MachineFits(machines, library.enricher.hardware_catalog)
+    enricher = library.enricher
+    if machines and enricher is not None:
+        fits = MachineFits(machines, lambda: enricher.hardware_catalog, library.fit_texts)
     for row, state, digests in _papers_with_state(library, query):
         yield paper_jsonl_line(library, row, machines, state=state, digests=digests, fits=fits)
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import (
     fresh_paper,
     open_for_command,
+    path_arg,
     plural,
     positive_int,
     resolve_or_fail,
@@ -18,8 +17,12 @@ from digest_tui.commands.common import (
 )
 from digest_tui.errors import CommandError
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from pathlib import Path
+
     from digest_tui.config import AppContext
+    from digest_tui.enrich.repro_check_cache import CheckResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Check every repro_links YAML file: schema, unknown fields, duplicate "
         "papers and repos, URL shape, arXiv ids. Exit 1 when a problem is found.",
     )
-    p.add_argument("dirs", nargs="*", type=Path, help="directories to check instead")
+    p.add_argument("dirs", nargs="*", type=path_arg, help="directories to check instead")
     p.set_defaults(func=cmd_links_check)
 
     p = links_sub.add_parser(
@@ -41,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Stream a links-between-papers-and-code.json[.gz] dump and attach the "
         "official and community repos of the papers in the library.",
     )
-    p.add_argument("path", type=Path, metavar="FILE")
+    p.add_argument("path", type=path_arg, metavar="FILE")
     p.set_defaults(func=cmd_import_pwc)
 
     p = links_sub.add_parser(
@@ -90,22 +93,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_links_check(ctx: AppContext, args: argparse.Namespace) -> int:
-    from digest_tui.enrich.repro_catalog import catalog_dirs, load_catalog_dirs
+    from digest_tui.data_files import repro_dirs
+    from digest_tui.enrich.repro_check_cache import kept_or_checked
 
-    dirs = list(args.dirs) or catalog_dirs(ctx.paths.config_dir)
+    dirs = list(args.dirs) or repro_dirs(ctx.paths.config_dir)
     for directory in dirs:
         if not directory.is_dir():
             raise CommandError(f"{directory}: not a directory")
-    catalog = load_catalog_dirs(dirs)  # once: its problems are what a check reports
-    problems = catalog.problems
+    # Kept across runs while the files and the checking code stay the same (pydantic and
+    # YAML are then not even imported): enrich/repro_check_cache.py.
+    result = kept_or_checked(dirs, ctx.paths.cache_dir, lambda: _check_catalog(dirs))
+    problems = result.problems
     for problem in problems:
         print(problem, file=sys.stderr)
-    repos = sum(len(entry.repos) for entry in catalog.entries)
     where = ", ".join(str(d) for d in dirs)
     if problems:
         raise CommandError(f"{plural(len(problems), 'problem')} in {where}")
-    print(f"ok: {plural(len(catalog.entries), 'paper')}, {plural(repos, 'repo')} in {where}")
+    print(f"ok: {plural(result.papers, 'paper')}, {plural(result.repos, 'repo')} in {where}")
     return 0
+
+
+def _check_catalog(dirs: list[Path]) -> CheckResult:
+    from digest_tui.enrich.repro_catalog import load_catalog_dirs
+    from digest_tui.enrich.repro_check_cache import CheckResult
+
+    catalog = load_catalog_dirs(dirs)  # once: its problems are what a check reports
+    repos = sum(len(entry.repos) for entry in catalog.entries)
+    problems = tuple(str(problem) for problem in catalog.problems)
+    return CheckResult(len(catalog.entries), repos, problems)
 
 
 def cmd_import_pwc(ctx: AppContext, args: argparse.Namespace) -> int:

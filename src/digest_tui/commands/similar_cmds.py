@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from digest_tui.commands.common import add_format, positive_int
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
     from digest_tui.config import AppContext
 

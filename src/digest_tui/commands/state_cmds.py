@@ -13,8 +13,6 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from digest_tui.commands.common import (
     add_format,
@@ -28,7 +26,10 @@ from digest_tui.commands.common import (
 from digest_tui.errors import CommandError, OpsError, StoreError
 from digest_tui.textsafe import printable
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from typing import Any
+
     from digest_tui.config import AppContext
     from digest_tui.state.model import NoteVersion
     from digest_tui.store.library import Library
@@ -318,6 +319,8 @@ def _edit(initial: str, ctx: AppContext) -> str:
 
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     handle, name = tempfile.mkstemp(prefix="digest-tui-note-", suffix=".md")
+    from pathlib import Path
+
     path = Path(name)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
 
 from digest_tui.commands.common import add_format, open_for_command, plural, write_json
 from digest_tui.errors import CommandError
 from digest_tui.textsafe import printable
 
+TYPE_CHECKING = False  # not typing's: --help imports this module (common.py says why)
 if TYPE_CHECKING:  # annotations only: `digest-tui --help` must not load pydantic or sqlite3
+    from typing import Any
+
     from digest_tui.config import AppContext
 
 

@@ -36,6 +36,10 @@ _JUDGE_SOURCES = (
     "store/fits.py",
     "store/fit_keys.py",
     "store/fit_verdicts.py",
+    # What store/fit_texts.py keeps: the fit fields' runs and the answer's encoding.
+    "enrich/hardware/fit_slices.py",
+    "machine_fits.py",
+    "store/fit_texts.py",
 )
 
 

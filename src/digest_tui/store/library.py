@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     # that only reads the library never imports pydantic.
     from digest_tui.models import Digest, ImportWarning, Paper, ParsedDigest, Repo
     from digest_tui.state.user_state import UserState
+    from digest_tui.store.fit_texts import FitTexts
 
 # Columns that come from a source (everything else is bookkeeping or derived).
 _SOURCE_FIELDS = (
@@ -238,6 +239,9 @@ class Library:
         # papers are classified with (store/topic_edits.py). An import rolled back loses it;
         # `reenrich` and the next connection keep it again.
         self._taxonomy_kept = False
+        # `machine_fit` answers kept across commands (store/fit_texts.py): service.open_library
+        # sets it; without it every answer is judged.
+        self.fit_texts: FitTexts | None = None
         # `fits:` works on any connection; service.open_library installs the user's machines.
         install_fits(conn)
 
