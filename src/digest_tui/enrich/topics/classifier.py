@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from digest_tui.enrich.gate import folded, folds
+from digest_tui.enrich.topics.casefold import lower_same_length
 from digest_tui.enrich.topics.matching import FieldName, Hit, MatchField
 from digest_tui.enrich.topics.taxonomy import Taxonomy
 from digest_tui.models import TopicEvidence
@@ -117,14 +118,6 @@ def _mask_urls(text: str, lower: str) -> str:
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
-
-
-def lower_same_length(text: str) -> str:
-    lower = text.lower()
-    if len(lower) == len(text):
-        return lower
-    # A few characters ("İ") grow when lower-cased; keep those as they are so offsets hold.
-    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
 def explain(

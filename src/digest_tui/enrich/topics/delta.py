@@ -20,7 +20,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from digest_tui.enrich.topics.classifier import lower_same_length, match_fields
+from digest_tui.enrich.topics.casefold import lower_same_length
+from digest_tui.enrich.topics.classifier import match_fields
 from digest_tui.enrich.topics.matching import CompiledPattern, PatternIndex, compile_pattern
 from digest_tui.enrich.topics.schema import PatternSpec, Scoring, TopicDef
 from digest_tui.enrich.topics.taxonomy import Taxonomy

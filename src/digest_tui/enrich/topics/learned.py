@@ -25,6 +25,7 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from digest_tui.data_files import DATA_DIR, TOPIC_MODEL_FILE
+from digest_tui.enrich.topics.casefold import lower_same_length
 
 # Words: a letter, then letters, digits, "+" or "-" ("fp8", "all-reduce", "c++"); the text is
 # lower-cased first. Stop words carry no topic and would only make pairs of noise.
@@ -91,13 +92,6 @@ class PaperFeatures:
     spans: dict[str, Span]
 
 
-def _lower(text: str) -> str:
-    """`text` lower-cased, the same length (offsets hold): as the rules' matcher does."""
-    from digest_tui.enrich.topics.classifier import lower_same_length
-
-    return lower_same_length(text)
-
-
 def paper_features(
     title: str, abstract: str, title_weight: float = 2.0, abstract_weight: float = 1.0
 ) -> PaperFeatures:
@@ -120,7 +114,7 @@ def _field_features(text: str) -> dict[str, tuple[int, int]]:
     """Each word and pair of one field, once, with the offsets of its first occurrence."""
     found: dict[str, tuple[int, int]] = {}
     previous: re.Match[str] | None = None
-    for match in _TOKEN.finditer(_lower(text)) if text else ():
+    for match in _TOKEN.finditer(lower_same_length(text)) if text else ():
         word = match.group()
         if word in STOP_WORDS:
             continue
