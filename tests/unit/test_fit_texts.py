@@ -128,4 +128,8 @@ def test_a_row_not_the_current_enrichers_is_not_answered_from_the_cache(tmp_path
     assert judging.text(bad, current=False) is None
     # Another context (other machines, catalog or code) keeps nothing of this one.
     other = FitTexts(tmp_path / FILE_NAME, lambda: "another context")
-    assert other.get(("a",)) is None and other._load() == {}
+    from digest_tui.enrich.hardware.fit_slices import fit_slices
+
+    slices = fit_slices(text)
+    assert slices is not None and again.get(slices) == answer
+    assert other.get(slices) is None

@@ -22,82 +22,44 @@ fits are judged as before), and only suggestions that validated are kept.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+from digest_tui.store.kept_table import KeptTable
 
 Slices = tuple[str, ...]
 # The runs as one key text: "\0" never occurs in JSON text (it would be escaped).
 _SEP = "\0"
 
 
+class _TextRows(KeptTable[str, str]):
+    TABLE = "fit_texts"
+    KEY_COLUMNS = ("slices",)
+    VALUE_COLUMN = "text"
+
+    def _key_columns(self, key: str) -> Sequence[Any]:
+        return (key,)
+
+    def _row(self, row: Sequence[Any]) -> tuple[str, str] | None:
+        key, text = row
+        return (key, text) if type(key) is str and type(text) is str else None
+
+
 class FitTexts:
     """The kept `machine_fit` texts of one context, read from the file on first use; new
-    ones written by `close()` (the command's end) in one transaction."""
+    ones written by `close()` (the command's end) in one transaction (store/kept_table.py)."""
 
     def __init__(self, path: Path, context: Callable[[], str]) -> None:
         self.path = path
-        self._context_of = context
-        self._context: str | None = None
-        self._known: dict[str, str] | None = None
-        self._new: dict[str, str] = {}
-
-    def _load(self) -> dict[str, str]:
-        if self._known is None:
-            self._known = {}
-            try:
-                self._context = self._context_of()
-            except OSError:
-                return self._known  # a file it hashes cannot be read: judge, keep nothing
-            if self.path.exists():
-                try:
-                    db = sqlite3.connect(self.path, timeout=1.0)
-                    try:
-                        rows = db.execute(
-                            "SELECT slices, text FROM fit_texts WHERE context = ?",
-                            (self._context,),
-                        ).fetchall()
-                    finally:
-                        db.close()
-                except sqlite3.Error:
-                    rows = []  # unreadable, or made before this table: judged, rewritten
-                self._known = {
-                    key: text for key, text in rows if type(key) is str and type(text) is str
-                }
-        return self._known
+        self._rows = _TextRows(path, context)
 
     def get(self, slices: Slices) -> str | None:
-        return self._load().get(_SEP.join(slices))
+        return self._rows.get(_SEP.join(slices))
 
     def put(self, slices: Slices, text: str) -> None:
-        key = _SEP.join(slices)
-        self._load()[key] = text
-        if self._context is not None:
-            self._new[key] = text
+        self._rows.put(_SEP.join(slices), text)
 
     def close(self) -> None:
-        """Write the texts judged since opening, dropping those of other contexts. Quietly
-        gives up on any error (a read-only or busy cache): the next command judges again."""
-        if not self._new or self._context is None:
-            return
-        new, self._new = self._new, {}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=1.0, isolation_level=None)
-            try:
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS fit_texts (context TEXT NOT NULL, "
-                    "slices TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (context, slices)) "
-                    "WITHOUT ROWID"
-                )
-                db.execute("BEGIN IMMEDIATE")
-                db.execute("DELETE FROM fit_texts WHERE context != ?", (self._context,))
-                db.executemany(
-                    "INSERT OR REPLACE INTO fit_texts VALUES (?, ?, ?)",
-                    [(self._context, key, text) for key, text in new.items()],
-                )
-                db.execute("COMMIT")
-            finally:
-                db.close()
-        except (OSError, sqlite3.Error):
-            pass
+        """Write the texts judged since opening, dropping those of other contexts."""
+        self._rows.close()

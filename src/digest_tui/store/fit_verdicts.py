@@ -17,10 +17,11 @@ a file that cannot be opened or written is left alone and the verdicts are judge
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from digest_tui.store.kept_table import KeptTable
 
 FILE_NAME = "fit_verdicts.sqlite3"
 # What a verdict is about: "mine" (one of the machines fits: the sort), "name" (the machine
@@ -63,74 +64,37 @@ def verdict_context(machines: Sequence[Any], config_dir: Path | None) -> str:
     return h.hexdigest()
 
 
+class _VerdictRows(KeptTable[tuple[str, str, str], int]):
+    TABLE = "verdicts"
+    KEY_COLUMNS = ("kind", "machine", "key")
+    VALUE_COLUMN = "fits"
+    VALUE_TYPE = "INTEGER"
+
+    def _key_columns(self, key: tuple[str, str, str]) -> Sequence[Any]:
+        return key
+
+    def _row(self, row: Sequence[Any]) -> tuple[tuple[str, str, str], int] | None:
+        kind, machine, key, fits = row
+        return ((kind, machine, key), int(fits)) if type(fits) is int else None
+
+
 class VerdictCache:
     """Verdicts of one context, read from the file on first use; new ones written by
-    `close()` (the command's end) in one transaction."""
+    `close()` (the command's end) in one transaction (store/kept_table.py)."""
 
     def __init__(self, path: Path, context: Callable[[], str]) -> None:
         self.path = path
-        self._context_of = context
-        self._context: str | None = None
-        self._known: dict[tuple[str, str, str], int] | None = None
-        self._new: dict[tuple[str, str, str], int] = {}
-
-    def _load(self) -> dict[tuple[str, str, str], int]:
-        if self._known is None:
-            self._known = {}
-            try:
-                self._context = self._context_of()
-            except OSError:
-                return self._known  # a file it hashes cannot be read: judge, keep nothing
-            if self.path.exists():
-                try:
-                    db = sqlite3.connect(self.path, timeout=1.0)
-                    try:
-                        rows = db.execute(
-                            "SELECT kind, machine, key, fits FROM verdicts WHERE context = ?",
-                            (self._context,),
-                        ).fetchall()
-                    finally:
-                        db.close()
-                except sqlite3.Error:
-                    rows = []  # unreadable or from elsewhere: judged again, rewritten
-                self._known = {(k, m, key): int(f) for k, m, key, f in rows}
-        return self._known
+        self._rows = _VerdictRows(path, context)
 
     def get(self, kind: str, machine: str, key: str) -> int | None:
-        return self._load().get((kind, machine, key))
+        return self._rows.get((kind, machine, key))
 
     def put(self, kind: str, machine: str, key: str, fits: int) -> None:
-        self._load()[(kind, machine, key)] = fits
-        if self._context is not None:
-            self._new[(kind, machine, key)] = fits
+        self._rows.put((kind, machine, key), fits)
 
     def close(self) -> None:
-        """Write the verdicts judged since opening, dropping those of other contexts. Quietly
-        gives up on any error (a read-only or busy cache): the next command judges again."""
-        if not self._new or self._context is None:
-            return
-        new, self._new = self._new, {}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=1.0, isolation_level=None)
-            try:
-                db.execute(
-                    "CREATE TABLE IF NOT EXISTS verdicts (context TEXT NOT NULL, "
-                    "kind TEXT NOT NULL, machine TEXT NOT NULL, key TEXT NOT NULL, "
-                    "fits INTEGER NOT NULL, PRIMARY KEY (context, kind, machine, key)) "
-                    "WITHOUT ROWID"
-                )
-                db.execute("BEGIN IMMEDIATE")
-                db.execute("DELETE FROM verdicts WHERE context != ?", (self._context,))
-                db.executemany(
-                    "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?)",
-                    [(self._context, k, m, key, f) for (k, m, key), f in new.items()],
-                )
-                db.execute("COMMIT")
-            finally:
-                db.close()
-        except (OSError, sqlite3.Error):
-            pass
+        """Write the verdicts judged since opening, dropping those of other contexts."""
+        self._rows.close()
 
 
 def kept_or_judged(
