@@ -144,7 +144,11 @@ _MODEL_FAMILY_BEFORE = re.compile(
 # The unit is found first (cheap), then the count is read backwards from it like a device's.
 _UNIT = Gated.compile(
     r"\b(?:GPU[\s-](?:nodes?|servers?|machines?)|node[\s-]clusters?|nodes?|GPUs?|NPUs?"
-    r"|TPUs?(?: chips)?|GCDs?|devices|accelerators|ranks)\b"
+    r"|TPUs?(?: chips)?|GCDs?|devices|accelerators|ranks"
+    # (twenty-fifth round) machines counted bare: "running on hundreds of machines", "64
+    # servers"; not a kind of machine of another sense ("support vector machines")
+    r"|(?<!virtual )(?<!vector )(?<!state )(?<!Turing )(?<!turing )(?<!learning )"
+    r"(?<!Boltzmann )(?<!boltzmann )(?:machines|servers))\b"
     r"(?![\s-]*(?:kernels?|programs?|code|librar(?:y|ies)|memory|utili[sz]ation|hours?|days?"
     r"|weeks?|months?|years?|clusters?"
     r"|architectures?|resources|computing|platforms?|programming|instances|providers|costs?"
