@@ -40,6 +40,7 @@ TEST_SPLITS = {
     "test22": "twenty-second test",
     "test23": "twenty-third test",
     "test24": "twenty-fourth test",
+    "test25": "twenty-fifth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
