@@ -5,7 +5,7 @@ rules' predictions the one time the split was measured, before any rule was chan
 train the model on the splits labelled *before* that one only, add what it adds to the rules'
 first reading, and score the result. The rules' part is what they said then; the model's part
 never saw the split. One approximation: which topics the reader may add (those the rules found
-evidence for, with every required kind: classifier._undecided) is read from today's rules,
+evidence for, with every required kind: classifier.undecided_topics) is read from today's rules,
 which have seen these splits; the recorded readings keep only the wrong papers' scores.
 
     .venv/bin/python bench/eval_learned.py                 # the table (trains six models, ~1 min)

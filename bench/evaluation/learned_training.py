@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from digest_tui.enrich.topics.classifier import TopicResult, masked_text
+from digest_tui.enrich.topics.classifier import TopicResult, learned_additions, masked_text
 from digest_tui.enrich.topics.learned import LearnedTopic, TopicModel
 from evaluation.splits import DIGESTS, label_file
 from evaluation.topic_eval import PaperText, load_labels, read_digest_papers, read_split_papers
@@ -108,16 +108,9 @@ def _fit(rows: list[tuple[dict[str, float], float]]) -> LearnedTopic:
 def added_topics(
     model: TopicModel, example: Example, present: Sequence[str], rules: TopicResult
 ) -> set[str]:
-    """The topics the model adds to a paper the rules put in `present`, as the classifier
-    decides it (classifier._learned): among the topics `rules` (the rules' reading of the
-    paper) found evidence for, with every required kind, on a whole abstract, read with its
-    URLs blanked."""
-    if not model.reads(example.abstract):
-        return set()
-    undecided = [
-        t
-        for t, score in rules.scores.items()
-        if score > 0 and t not in rules.unmet and t not in present and t in model.topics
-    ]
-    found = model.features(masked_text(example.title), masked_text(example.abstract))
-    return {t for t in undecided if model.probability(t, found) >= model.threshold}
+    """The topics the model adds to a paper the rules put in `present`, through the
+    classifier's own gate and reader (`classifier.learned_additions`). `rules` is today's
+    rules' reading of the paper: its topics pass the gate too (evidence with every required
+    kind), so with `undecided` they are what the reader may add where `present` lacks them."""
+    candidates = [t for t in (*rules.topics, *rules.undecided) if t not in present]
+    return set(learned_additions(model, example.title, example.abstract, candidates).added)

@@ -199,3 +199,14 @@ def test_retraining_the_model_classifies_stored_papers_again(
         monkeypatch.undo()
         pipeline._learned_digest.cache_clear()
     assert pipeline._salt(pipeline.TOPICS) == before
+
+
+def test_the_result_names_the_topics_the_reader_may_add():
+    # bench/eval_learned.py gates the reader with this list, as the classifier does
+    off = _taxonomy(_model(**{"u:warpspeed": 5.0}), learned=False)
+    assert classify(off, "A Study", ABSTRACT).undecided == ["kernels"]
+    footprint = (
+        "We estimate the carbon footprint of training large language models on 16,384 H100 "
+        f"GPUs at 40% MFU. {FILLER}."
+    )
+    assert "training-parallelism" not in classify(off, "Footprint", footprint).undecided

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from digest_tui.enrich.gate import folded, folds
 from digest_tui.enrich.topics.casefold import lower_same_length
+from digest_tui.enrich.topics.learned import TopicModel
 from digest_tui.enrich.topics.matching import FieldName, Hit, MatchField
 from digest_tui.enrich.topics.taxonomy import Taxonomy
 from digest_tui.models import TopicEvidence
@@ -60,7 +61,9 @@ class TopicResult:
     scores: dict[str, float] = field(default_factory=dict)
     # Topics whose score reached the threshold but whose evidence lacks a required kind.
     unmet: dict[str, list[str]] = field(default_factory=dict)
-    # The learned reader's probability of each topic the rules did not add (learned.py).
+    # The topics the learned reader may add (`undecided_topics`: rules evidence with every
+    # required kind, short of deciding), and its probability of each it read (learned.py).
+    undecided: list[str] = field(default_factory=list)
     learned: dict[str, float] = field(default_factory=dict)
 
 
@@ -152,7 +155,7 @@ def _judge(
     return judged
 
 
-class _LearnedCall(NamedTuple):
+class LearnedCall(NamedTuple):
     """What the learned reader says of the topics the rules left out: those it adds, with
     their evidence as (phrase, field, start, end), and each one's probability."""
 
@@ -160,7 +163,7 @@ class _LearnedCall(NamedTuple):
     probabilities: dict[str, float]
 
 
-def _undecided(
+def undecided_topics(
     judged: dict[str, tuple[float, list[Hit], list[str]]], present: Sequence[str]
 ) -> list[str]:
     """The topics the learned reader may add: those the rules found evidence for (a score
@@ -173,17 +176,16 @@ def _undecided(
     ]
 
 
-def _learned(
-    taxonomy: Taxonomy, title: str, abstract: str, undecided: Sequence[str]
-) -> _LearnedCall:
+def learned_additions(
+    model: TopicModel | None, title: str, abstract: str, undecided: Sequence[str]
+) -> LearnedCall:
     """The learned reader's additions among `undecided` (see learned.py), read on the same
-    URL-blanked text as the rules."""
-    model = taxonomy.learned
+    URL-blanked text as the rules. bench/eval_learned.py measures it through this too."""
     if model is None:
-        return _LearnedCall({}, {})
+        return LearnedCall({}, {})
     candidates = [t for t in undecided if t in model.topics]
     if not candidates or not model.reads(abstract):
-        return _LearnedCall({}, {})
+        return LearnedCall({}, {})
     texts: dict[FieldName, str] = {"title": masked_text(title), "abstract": masked_text(abstract)}
     found = model.features(texts["title"], texts["abstract"])
     added: dict[str, list[tuple[str, FieldName, int, int]]] = {}
@@ -195,7 +197,7 @@ def _learned(
                 (texts[span.field][span.start : span.end], span.field, span.start, span.end)
                 for span in model.evidence(topic, found)
             ]
-    return _LearnedCall(added, probabilities)
+    return LearnedCall(added, probabilities)
 
 
 def masked_text(text: str) -> str:
@@ -237,7 +239,8 @@ def classify_stored(
                 {"phrase": fld.original[start:end], "field": fld.name, "start": start, "end": end}
                 for _, fld, start, end in hits
             ]
-    added = _learned(taxonomy, title, abstract, _undecided(judged, topics)).added
+    undecided = undecided_topics(judged, topics)
+    added = learned_additions(taxonomy.learned, title, abstract, undecided).added
     if added:
         for topic_id, found in added.items():
             evidence[topic_id] = [
@@ -273,7 +276,8 @@ def classify(
             topics.append(topic_id)
             # Evidence objects only for the topics the paper is in: the others' are not kept.
             evidence[topic_id] = _evidence(hits)
-    learned = _learned(taxonomy, title, abstract, _undecided(judged, topics))
+    undecided = undecided_topics(judged, topics)
+    learned = learned_additions(taxonomy.learned, title, abstract, undecided)
     for topic_id, found in learned.added.items():
         evidence[topic_id] = [
             TopicEvidence(phrase=phrase, field=name, start=start, end=end)
@@ -285,5 +289,6 @@ def classify(
         evidence=evidence,
         scores=scores,
         unmet=unmet,
+        undecided=undecided,
         learned=learned.probabilities,
     )

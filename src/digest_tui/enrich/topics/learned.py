@@ -157,9 +157,6 @@ class TopicModel(_Strict):
     def features(self, title: str, abstract: str) -> PaperFeatures:
         return paper_features(title, abstract, self.title_weight, self.abstract_weight)
 
-    def probabilities(self, found: PaperFeatures) -> dict[str, float]:
-        return {topic: _probability(model, found.values) for topic, model in self.topics.items()}
-
     def probability(self, topic: str, found: PaperFeatures) -> float:
         return _probability(self.topics[topic], found.values)
 
