@@ -129,6 +129,15 @@ _SIMULATED_BEFORE = re.compile(
 )
 # "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
 _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b", re.IGNORECASE)
+# (twenty-sixth round) What the paper's subject is compared to: "We compare the TPU to a
+# server-class Intel Haswell CPU and an Nvidia K80 GPU". Read back from the device's name within
+# its sentence; a word that links the comparison to the paper's own run ("on", "using", "our")
+# ends it: "we compare X to Y on an A100" runs both on the A100.
+_BEFORE_COMPARED = re.compile(
+    r"\bcompar(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,3}?(?:to|with|against)\s+"
+    r"(?:(?!(?:on|using|across|over|our|we|in)\b)[\w-]+,?\s+){0,8}$",
+    re.IGNORECASE,
+)
 
 # A number written right after a product family is the device's model, never a count:
 # "Ascend 910 NPUs", "RTX 3060 GPUs", "Gaudi 2 accelerators", "Radeon 7900 cards". Counts come
@@ -205,7 +214,12 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
         True,
     ),
     (r"\bsmart ?phones?\b", "edge", True),
-    (r"\bmobile (?:phones?|devices?|GPUs?|SoCs?|platforms?)\b", "edge", True),
+    # (twenty-sixth round) "mobile and embedded devices" too
+    (
+        r"\bmobile (?:(?:and|or|/) ?embedded )?(?:phones?|devices?|GPUs?|SoCs?|platforms?)\b",
+        "edge",
+        True,
+    ),
     (r"\bfor mobiles?\b", "edge", True),
     (r"\bJetson\b", "edge", True),
     # "runs on a laptop": the machine the paper measures on, not a passing mention of laptops.
@@ -236,11 +250,14 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bAI PCs?\b", "edge", True),
     (r"\bsingle-board computers?\b|\bSBCs\b|\bOrange Pi\b", "edge", True),
     (r"\b(?:in|web)[- ]browsers?\b|\bWebGPU\b", "edge", True),
-    (r"\bembedded (?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
+    # (twenty-sixth round) "a ZC706 embedded FPGA platform"
+    (r"\bembedded (?:FPGA |SoC )?(?:platforms?|GPUs?|devices?|boards?)\b", "edge", True),
     # "edge servers" / "edge nodes" in the plural: several machines at the edge.
     (
         # (twenty-second round) "edge AI devices" too
-        r"\bedge(?: AI)? (?:devices?|platforms?|GPUs?|hardware|servers|nodes)\b|\bfor the edge\b",
+        # (twenty-sixth round) and inference "at the edge" (not "at the edge of" something)
+        r"\bedge(?: AI)? (?:devices?|platforms?|GPUs?|hardware|servers|nodes)\b"
+        r"|\b(?:for|at) the edge\b(?! of\b)",
         "edge",
         True,
     ),
@@ -547,7 +564,14 @@ _FIRST_PERSON = Gated.compile(
 # "requiring only 8.19 GB" is the paper's own claim, not motivation.
 _BACKGROUND = Gated.compile(
     r"\b(?:(?<!only )requir(?:e|es|ed|ing)\b(?! (?:only|merely|just))|typically|often|usually|"
-    r"traditional(?:ly)?|existing|conventional|prior|previous(?:ly)?|commonly|out of reach|"
+    # (twenty-sixth round) A comparison's "existing"/"prior" names the paper's baselines in a
+    # sentence of its own results ("gains over existing tensor compilers ... on Intel Xeon"),
+    # not motivation; unless a clause describes them ("than existing compressors that ran on
+    # 64 A100 GPUs").
+    r"(?:(?<!\bover )(?<!\bthan )(?<!\bagainst )(?<!\bversus )(?<!\bvs\. )"
+    r"(?<!\bcompared to )(?<!\bcompared with )(?<!\boutperforms )(?<!\boutperforming )"
+    r"(?<!\bsurpasses )|(?=\w+(?:[\s,]+[\w-]+){1,4}?[\s,]+(?:that|which|who)\b))"
+    r"(?:traditional(?:ly)?|existing|conventional|prior|previous(?:ly)?)|commonly|out of reach|"
     r"e\.g\.|for example|for instance|such as|including|"
     # (twenty-third round) a problem stated as such: "the situation gets even worse with
     # distributed training on mobile devices, which suffers from higher latency"
@@ -978,7 +1002,12 @@ class Matchers:
                 m.id,
                 m.total_b,
                 m.active_b,
-                Gated.compile("|".join(f"(?:{a})" for a in m.aliases), re.IGNORECASE),
+                # (twenty-sixth round) a model's `case_sensitive` was ignored: "BLOOM" is a
+                # model, "a bloom filter" is not.
+                Gated.compile(
+                    "|".join(f"(?:{a})" for a in m.aliases),
+                    0 if m.case_sensitive else re.IGNORECASE,
+                ),
             )
             for m in catalog.models
             if m.aliases
@@ -1313,6 +1342,9 @@ class _Text:
     def sentence_at(self, pos: int) -> int:
         return _sentence_at(self.sentences, self.sentence_starts, pos)
 
+    def sentence_start(self, pos: int) -> int:
+        return self.sentences[self.sentence_at(pos)].start if self.sentences else 0
+
     def span(self, start: int, end: int) -> Span:
         return Span(self.source, start, end, self.text[start:end])
 
@@ -1361,7 +1393,9 @@ def _entity_mentions(m: Matchers, doc: _Text, offset_sentence: int) -> list[Ment
                     start = nodes_before.start()
         mention.in_cluster = bool(_AFTER_CLUSTER.match(after))
         mention.hours = bool(_AFTER_HOURS.match(after))
-        mention.baseline = bool(_AFTER_BASELINE.match(after))
+        mention.baseline = bool(_AFTER_BASELINE.match(after)) or bool(
+            _BEFORE_COMPARED.search(text, max(doc.sentence_start(match.start()), start - 96), start)
+        )
         mem = _AFTER_MEMORY.match(after)
         if mem:
             mention.memory_gb = float(mem.group("mem"))
@@ -1501,6 +1535,9 @@ def _size_role(doc: _Text, start: int) -> Literal["own", "neutral", "comparison"
         and doc.eval_links.last_before(index, cmp_end, start) is None
         # "Compared with GPT-3 175B, our 1.3B model": the clause after the comma is the paper's.
         and not _OWN_CLAUSE.search(doc.text, cmp_end, start)
+        # (twenty-sixth round) A comparison does not reach past a semicolon: "... compared to
+        # the FP16 model; (3) it applies to GPT-NeoX20" is a clause of the paper's own.
+        and ";" not in doc.text[cmp_end:start]
     ):
         return "comparison"
     if sentence.background:
