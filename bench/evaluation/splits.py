@@ -41,6 +41,8 @@ TEST_SPLITS = {
     "test23": "twenty-third test",
     "test24": "twenty-fourth test",
     "test25": "twenty-fifth test",
+    "test26": "twenty-sixth test",
+    "test27": "twenty-seventh test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
