@@ -102,6 +102,10 @@ def _mention_setup(catalog: HardwareCatalog, mention: Mention) -> _Setup | None:
         units = mention.count or 1
         total = system.count * units if system.count else None
         scale: Scale = system.scale if units == 1 else "multi-node"
+        if mention.in_cluster and mention.count is None:
+            # (twenty-seventh round) "DGX-A100 clusters" are clusters of DGX nodes: many
+            # nodes, how many the text does not say.
+            total, scale = None, "multi-node"
         return _Setup(
             system.device,
             total,
