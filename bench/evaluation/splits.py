@@ -43,6 +43,8 @@ TEST_SPLITS = {
     "test25": "twenty-fifth test",
     "test26": "twenty-sixth test",
     "test27": "twenty-seventh test",
+    "test28": "twenty-eighth test",
+    "test29": "twenty-ninth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
