@@ -24,6 +24,10 @@ class TopicEvidence(Record):
     field: Literal["title", "abstract", "keywords"]
     start: int = Field(ge=0)
     end: int = Field(ge=0)
+    # Who decided: a rule's phrase, or the learned reader's strongest words for a topic the
+    # rules found but did not decide (enrich/topics/learned.py). Stored and printed only for
+    # "reader", so the stored and JSON shape of a rule's evidence is unchanged.
+    by: Literal["rules", "reader"] = "rules"
 
 
 class Link(Record):

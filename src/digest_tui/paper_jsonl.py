@@ -83,6 +83,8 @@ _REPO_KEYS = (
     "stars",
 )
 _MATCH_KEYS = ("phrase", "field", "start", "end")
+# The learned reader's evidence carries one key more (models.TopicEvidence.by).
+_READER_MATCH_KEYS = (*_MATCH_KEYS, "by")
 _LINK_HEAD = ("url", "host", "kind")
 _LINK_PARTS = ("owner", "name", "path")
 
@@ -151,7 +153,11 @@ def _reshaped_columns(
     evidence, repos, links = json.loads(f"[{evidence_text},{repos_text},{links_text}]")
     from digest_tui.paper_view import evidence_json, link_json, repo_json
 
-    if not all(tuple(m) == _MATCH_KEYS for ms in evidence.values() for m in ms):
+    if not all(
+        tuple(m) == _MATCH_KEYS or (tuple(m) == _READER_MATCH_KEYS and m["by"] == "reader")
+        for ms in evidence.values()
+        for m in ms
+    ):
         evidence_text = _encode(evidence_json(evidence))
     else:
         evidence_text = _column(evidence_text)

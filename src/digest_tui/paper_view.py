@@ -29,9 +29,18 @@ class TopicMatch:
     field: str  # title | abstract | keywords
     start: int
     end: int
+    by: str = "rules"  # "reader": the learned reader's words (models.TopicEvidence.by)
 
     def to_json(self) -> dict[str, Any]:
-        return {"phrase": self.phrase, "field": self.field, "start": self.start, "end": self.end}
+        out: dict[str, Any] = {
+            "phrase": self.phrase,
+            "field": self.field,
+            "start": self.start,
+            "end": self.end,
+        }
+        if self.by == "reader":
+            out["by"] = "reader"
+        return out
 
 
 @dataclass(frozen=True)
@@ -424,6 +433,7 @@ def evidence_json(evidence: Mapping[str, Any]) -> dict[str, Any]:
     return {
         topic: [
             {"phrase": m["phrase"], "field": m["field"], "start": m["start"], "end": m["end"]}
+            | ({"by": "reader"} if m.get("by") == "reader" else {})
             for m in matches
         ]
         for topic, matches in evidence.items()

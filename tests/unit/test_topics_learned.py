@@ -79,9 +79,22 @@ def test_the_reader_adds_a_topic_the_rules_found_but_did_not_decide():
     assert "kernels" in result.topics
     assert result.learned["kernels"] > 0.5
     assert [e.phrase for e in result.evidence["kernels"]] == ["warpspeed"]
+    # It says who decided: the panel, `show` and the JSON contract mark the reader's topics.
+    assert [e.by for e in result.evidence["kernels"]] == ["reader"]
     stored = classify_stored(taxonomy, "A Study", ABSTRACT)
     assert stored.topics == result.topics
     assert stored.evidence["kernels"][0]["phrase"] == "warpspeed"
+    assert stored.evidence["kernels"][0]["by"] == "reader"
+
+
+def test_a_rules_evidence_keeps_its_shape():
+    taxonomy = _taxonomy(_model(**{"u:warpspeed": 5.0}))
+    title, abstract = "Fused CUDA Kernels for Attention", ABSTRACT
+    result = classify(taxonomy, title, abstract)
+    assert "kernels" in result.topics and result.learned == {}
+    assert {e.by for e in result.evidence["kernels"]} == {"rules"}
+    stored = classify_stored(taxonomy, title, abstract)
+    assert all(set(e) == {"phrase", "field", "start", "end"} for e in stored.evidence["kernels"])
 
 
 def test_below_its_threshold_the_reader_adds_nothing():

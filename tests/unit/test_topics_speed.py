@@ -72,11 +72,16 @@ def outcome(taxonomy: Taxonomy, paper: Text) -> dict[str, Any]:
     explained = explain(taxonomy, title, abstract, keywords)
     return {
         "topics": result.topics,
-        "evidence": {t: [e.model_dump() for e in ev] for t, ev in result.evidence.items()},
+        # exclude_defaults: a rule's evidence hashes as before `by` existed (models.py)
+        "evidence": {
+            t: [e.model_dump(exclude_defaults=True) for e in ev]
+            for t, ev in result.evidence.items()
+        },
         "scores": result.scores,
         "unmet": result.unmet,
         "explain": {
-            t: [score, [e.model_dump() for e in ev]] for t, (score, ev) in explained.items()
+            t: [score, [e.model_dump(exclude_defaults=True) for e in ev]]
+            for t, (score, ev) in explained.items()
         },
     }
 

@@ -311,7 +311,8 @@ def render_text(
     lines.append(f"topics:    {', '.join(paper['topics']) or 'other'}")
     for topic, evidence in paper["topic_evidence"].items():
         phrases = ", ".join(sorted({p(e["phrase"]) for e in evidence}))
-        lines.append(f"  {topic}: {phrases}")
+        by_reader = evidence and all(e.get("by") == "reader" for e in evidence)
+        lines.append(f"  {topic}: {phrases}" + ("  (learned reader)" if by_reader else ""))
     if paper["repos"]:
         lines.append("code:")
         for repo in paper["repos"]:

@@ -50,7 +50,8 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # reader (enrich/topics/learned.py) may add a topic the rules did not reach. hardware 23: the
 # twenty-sixth and twenty-seventh rounds (a comparison's "existing", devices compared to, the
 # semicolon, models' case_sensitive honoured; cues compared to, clusters of a named node).
-COMPONENT_VERSIONS = {"topics": "6", "links": "1", "hardware": "23"}
+# topics 7: the learned reader's evidence says so ("by": "reader"), for the panel and `show`.
+COMPONENT_VERSIONS = {"topics": "7", "links": "1", "hardware": "23"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)

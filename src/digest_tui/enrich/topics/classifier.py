@@ -244,7 +244,7 @@ def classify_stored(
     if added:
         for topic_id, found in added.items():
             evidence[topic_id] = [
-                {"phrase": phrase, "field": name, "start": start, "end": end}
+                {"phrase": phrase, "field": name, "start": start, "end": end, "by": "reader"}
                 for phrase, name, start, end in found
             ]
         topics = _in_order(taxonomy, [*topics, *added])
@@ -280,7 +280,7 @@ def classify(
     learned = learned_additions(taxonomy.learned, title, abstract, undecided)
     for topic_id, found in learned.added.items():
         evidence[topic_id] = [
-            TopicEvidence(phrase=phrase, field=name, start=start, end=end)
+            TopicEvidence(phrase=phrase, field=name, start=start, end=end, by="reader")
             for phrase, name, start, end in found
         ]
     topics = _in_order(taxonomy, [*topics, *learned.added])

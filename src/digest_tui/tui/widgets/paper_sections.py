@@ -138,10 +138,14 @@ def topics(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
         out.append(Text("other (no topic matched)", style=ctx.styles.muted))
     for topic in paper.topics:
         line = Text(f"{topic}", style=ctx.styles.strong)
-        phrases = sorted({printable(e.phrase) for e in paper.topic_evidence.get(topic, ())})
+        matches = paper.topic_evidence.get(topic, ())
+        phrases = sorted({printable(e.phrase) for e in matches})
         if phrases:
             line.append("  because of: ", style=ctx.styles.muted)
             line.append(", ".join(f"“{p}”" for p in phrases))
+        if matches and all(e.by == "reader" for e in matches):
+            # No rule decided it: the learned reader did, on words the rules had begun to find.
+            line.append("  (learned reader)", style=ctx.styles.muted)
         out.append(line)
     return out
 
