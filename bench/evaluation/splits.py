@@ -45,6 +45,8 @@ TEST_SPLITS = {
     "test27": "twenty-seventh test",
     "test28": "twenty-eighth test",
     "test29": "twenty-ninth test",
+    "test30": "thirtieth test",
+    "test31": "thirty-first test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
