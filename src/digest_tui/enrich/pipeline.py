@@ -48,8 +48,9 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # on-device layouts; 15: CPUs of a named instruction set ("on x86 CPUs"); 16: no memory
 # requirement above the stated setup's capacity (offloading papers). topics 6: the learned
 # reader (enrich/topics/learned.py) may add a topic the rules did not reach. hardware 23: the
-# twenty-sixth and twenty-seventh rounds (a comparison's "existing", devices compared to, the
-# semicolon, models' case_sensitive honoured; cues compared to, clusters of a named node).
+# twenty-sixth to twenty-eighth rounds (a comparison's "existing", devices compared to, the
+# semicolon, models' case_sensitive honoured; cues compared to, clusters of a named node; the
+# phone class said otherwise).
 # topics 7: the learned reader's evidence says so ("by": "reader"), for the panel and `show`.
 COMPONENT_VERSIONS = {"topics": "7", "links": "1", "hardware": "23"}
 

@@ -129,27 +129,27 @@ _SIMULATED_BEFORE = re.compile(
 )
 # "two-node-four-GPU Dist-DGL baseline": a setup of the baseline, not of the paper.
 _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b", re.IGNORECASE)
+# (twenty-seventh round) What a speed-up is measured over, read back to the word just before a
+# device or a cue: "10-20x speedups over A100 GPU clusters". A word that ties it to a run of the
+# paper's own ends it ("a 2x speedup over vLLM on 8 A100s" runs both on the A100s).
+_SPEEDUP_OVER = r"\b(?:speed-?ups?|gains?|improvements?)\b[^.;]{0,40}?\bover"
+_COMPARED_TAIL = r"\s+(?:the\s+|an?\s+)?(?:(?!(?:on|using|with|across|in)\b)[\w-]+\s+){0,2}$"
 # (twenty-sixth round) What the paper's subject is compared to: "We compare the TPU to a
 # server-class Intel Haswell CPU and an Nvidia K80 GPU". Read back from the device's name within
 # its sentence; a word that links the comparison to the paper's own run ("on", "using", "our")
-# ends it: "we compare X to Y on an A100" runs both on the A100.
+# ends it: "we compare X to Y on an A100" runs both on the A100. "Than" is left out for devices:
+# "6x less compute than the RTX 5090" compares two devices the paper measures.
 _BEFORE_COMPARED = re.compile(
     r"\bcompar(?:e|es|ed|ing)\s+(?:[\w'-]+\s+){1,3}?(?:to|with|against)\s+"
     r"(?:(?!(?:on|using|across|over|our|we|in)\b)[\w-]+,?\s+){0,8}$"
-    # (twenty-seventh round) and what a speed-up is measured over: "10-20x speedups over A100
-    # GPU clusters"; a word that ties it to a run of the paper's own ends it ("a 2x speedup over
-    # vLLM on 8 A100s" runs both on the A100s). "Than" is left out: "6x less compute than the
-    # RTX 5090" compares two devices the paper measures.
-    r"|\b(?:speed-?ups?|gains?|improvements?)\b[^.;]{0,40}?\bover\s+(?:the\s+|an?\s+)?"
-    r"(?:(?!(?:on|using|with|across|in)\b)[\w-]+\s+){0,2}$",
+    rf"|{_SPEEDUP_OVER}{_COMPARED_TAIL}",
     re.IGNORECASE,
 )
-# The same for a scale cue: "10-20x speedups over A100 GPU clusters running vLLM" compares the
-# paper's system with a cluster; it is not the paper's setup.
+# The same for a scale cue, and "than" too: "10-20x speedups over A100 GPU clusters running
+# vLLM" compares the paper's system with a cluster; it is not the paper's setup.
 _CUE_COMPARED = re.compile(
-    r"(?:\b(?:speed-?ups?|gains?|improvements?)\b[^.;]{0,40}?\bover|(?<!\bfewer )(?<!\bless )"
-    r"(?<!\bmore )(?<!\bno )\bthan(?:\s+on)?)\s+(?:the\s+|an?\s+)?"
-    r"(?:(?!(?:on|using|with|across|in)\b)[\w-]+\s+){0,2}$",
+    rf"(?:{_SPEEDUP_OVER}|(?<!\bfewer )(?<!\bless )(?<!\bmore )(?<!\bno )\bthan(?:\s+on)?)"
+    + _COMPARED_TAIL,
     re.IGNORECASE,
 )
 _CUE_LEAD = re.compile(r"over\s+", re.IGNORECASE)
@@ -232,7 +232,11 @@ CUE_PATTERNS: list[tuple[str, str, bool]] = [
     (r"\bsmart ?phones?\b", "edge", True),
     # (twenty-sixth round) "mobile and embedded devices" too
     (
-        r"\bmobile (?:(?:and|or|/) ?embedded )?(?:phones?|devices?|GPUs?|SoCs?|platforms?)\b",
+        r"\bmobile (?:(?:and|or|/) ?(?:embedded|server|desktop) )?(?:phones?|devices?|GPUs?|SoCs?"
+        r"|platforms?)\b"
+        # (twenty-eighth round) an engine "tailored to mobile applications"
+        r"|\b(?:tailored|designed|built|optimi[sz]ed) (?:to|for) mobile (?:applications|apps"
+        r"|devices|platforms|phones)\b",
         "edge",
         True,
     ),
