@@ -47,6 +47,8 @@ TEST_SPLITS = {
     "test29": "twenty-ninth test",
     "test30": "thirtieth test",
     "test31": "thirty-first test",
+    "test32": "thirty-second test",
+    "test33": "thirty-third test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
