@@ -6,6 +6,7 @@ sample digests, and that papers enriched with older data are enriched again.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 from digest_tui.config import AppContext
 from digest_tui.data_files import sample_digest_paths
 from digest_tui.enrich.pipeline import Enricher
-from digest_tui.errors import PageFormatError
+from digest_tui.errors import DigestError, PageFormatError
 from digest_tui.store.db import connect, transaction
 from digest_tui.store.fit_texts import FitTexts
 from digest_tui.store.fit_verdicts import FILE_NAME as VERDICTS_FILE
@@ -151,6 +152,10 @@ def import_files(
                 _store(library, pool, *pending.popleft(), replace, on_file, total)
         while pending:
             _store(library, pool, *pending.popleft(), replace, on_file, total)
+    # The curated catalog's arXiv ids for what was just stored, and the data they were checked
+    # with recorded, here while writing: otherwise the first read after an import (`papers`,
+    # the app) wrote it, and on a full disk a read command failed.
+    library.adopt_catalog_arxiv_ids()
     refresh_similar_after_import(library)
     library.checkpoint()  # the imported papers into library.sqlite3 itself, not only its log
     return total
@@ -296,7 +301,10 @@ def load_sample_if_empty(library: Library) -> ImportReport | None:
     the curated catalog knew a paper's arXiv id catch up (`adopt_catalog_arxiv_ids`: once
     per data change, otherwise one meta read)."""
     if library.has_papers() or library.get_meta("sample_loaded"):
-        library.adopt_catalog_arxiv_ids()
+        # Best effort on a read: a library that cannot be written now (a full disk, a
+        # read-only file) catches up on a later open, as `Library.has_stale`'s shortcut does.
+        with suppress(sqlite3.Error, DigestError):
+            library.adopt_catalog_arxiv_ids()
         return None
     report = import_files(library, sample_digest_paths())
     library.set_meta("sample_loaded", "1")

@@ -54,6 +54,36 @@ def full_disk(library_file, monkeypatch) -> Path:
     return library_file
 
 
+def test_an_import_leaves_no_bookkeeping_write_for_the_first_read(library_file):
+    # The catalog's arXiv-id check is recorded by the import itself, so a read command after it
+    # (on a full disk, say) has nothing of its own to write.
+    conn = sqlite3.connect(library_file)
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    stored = {fp for (fp,) in conn.execute("SELECT DISTINCT enrich_fp FROM papers")}
+    conn.close()
+    assert len(stored) == 1
+    assert meta.get("catalog_arxiv_fp") == stored.pop()
+
+
+def test_a_read_that_cannot_write_skips_the_catalog_check(library_file, capsys, monkeypatch):
+    # As after an upgrade of the curated catalog: the check is due, and nothing can be
+    # written (a full disk, a read-only copy): the read command still lists the papers.
+    conn = sqlite3.connect(library_file)
+    conn.execute("DELETE FROM meta WHERE key = 'catalog_arxiv_fp'")
+    conn.commit()
+    conn.close()
+
+    def connect_read_only(path, **kwargs):  # type: ignore[no-untyped-def]
+        conn = db.connect(path, **kwargs)
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+
+    monkeypatch.setattr(service, "connect", connect_read_only)
+    code, out, err = run(capsys, "papers", "--sort", "title")
+    assert code == 0, err
+    assert len(out.splitlines()) > 10
+
+
 def first_id(capsys) -> str:
     code, out, err = run(capsys, "papers", "--sort", "title")
     assert code == 0, err
