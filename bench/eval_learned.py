@@ -8,7 +8,7 @@ never saw the split. One approximation: which topics the reader may add (those t
 evidence for, with every required kind: classifier.undecided_topics) is read from today's rules,
 which have seen these splits; the recorded readings keep only the wrong papers' scores.
 
-    .venv/bin/python bench/eval_learned.py                 # the table (trains six models, ~1 min)
+    .venv/bin/python bench/eval_learned.py                 # the table (a model per split, ~3 min)
     .venv/bin/python bench/eval_learned.py --threshold 0.7 # another threshold
     .venv/bin/python bench/eval_learned.py --json
 """

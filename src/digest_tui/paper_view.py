@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from digest_tui.store.library import Library
 
 
+# What the panel and `show` print after a topic only the learned reader decided.
+READER_MARK = "(learned reader)"
+
+
+def decided_by_reader(by_values: Sequence[str | None]) -> bool:
+    """Whether a topic's evidence is all the learned reader's (`TopicMatch.by` of each item, or
+    the stored/JSON "by" key, absent for a rule's evidence): no rule decided it."""
+    return bool(by_values) and all(by == "reader" for by in by_values)
+
+
 @dataclass(frozen=True)
 class TopicMatch:
     """One phrase that put the paper in a topic; start/end index the stored field's text."""

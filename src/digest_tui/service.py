@@ -306,9 +306,8 @@ def load_sample_if_empty(library: Library) -> ImportReport | None:
         with suppress(sqlite3.Error, DigestError):
             library.adopt_catalog_arxiv_ids()
         return None
-    report = import_files(library, sample_digest_paths())
+    report = import_files(library, sample_digest_paths())  # records the catalog check too
     library.set_meta("sample_loaded", "1")
-    library.adopt_catalog_arxiv_ids()  # nothing to change: records the data it was checked with
     return report
 
 

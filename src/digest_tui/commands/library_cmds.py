@@ -309,10 +309,13 @@ def render_text(
     elif paper.get("authors_count"):
         lines.append(f"authors:   {plural(paper['authors_count'], 'author')}")
     lines.append(f"topics:    {', '.join(paper['topics']) or 'other'}")
+    # Loaded already: `paper` was made from its records (and --help must not import it).
+    from digest_tui.paper_view import READER_MARK, decided_by_reader
+
     for topic, evidence in paper["topic_evidence"].items():
         phrases = ", ".join(sorted({p(e["phrase"]) for e in evidence}))
-        by_reader = evidence and all(e.get("by") == "reader" for e in evidence)
-        lines.append(f"  {topic}: {phrases}" + ("  (learned reader)" if by_reader else ""))
+        mark = f"  {READER_MARK}" if decided_by_reader([e.get("by") for e in evidence]) else ""
+        lines.append(f"  {topic}: {phrases}{mark}")
     if paper["repos"]:
         lines.append("code:")
         for repo in paper["repos"]:

@@ -133,7 +133,8 @@ _AFTER_BASELINE = re.compile(r"^\s*(?:GPUs?\s+)?(?:[\w-]+\s+){0,2}baselines?\b",
 # device or a cue: "10-20x speedups over A100 GPU clusters". A word that ties it to a run of the
 # paper's own ends it ("a 2x speedup over vLLM on 8 A100s" runs both on the A100s).
 _SPEEDUP_OVER = r"\b(?:speed-?ups?|gains?|improvements?)\b[^.;]{0,40}?\bover"
-_COMPARED_TAIL = r"\s+(?:the\s+|an?\s+)?(?:(?!(?:on|using|with|across|in)\b)[\w-]+\s+){0,2}$"
+_OWN_RUN = r"(?:on|using|with|across|in)\b"  # the words that tie a comparison to the paper's run
+_COMPARED_TAIL = rf"\s+(?:the\s+|an?\s+)?(?:(?!{_OWN_RUN})[\w-]+\s+){{0,2}}$"
 # (twenty-sixth round) What the paper's subject is compared to: "We compare the TPU to a
 # server-class Intel Haswell CPU and an Nvidia K80 GPU". Read back from the device's name within
 # its sentence; a word that links the comparison to the paper's own run ("on", "using", "our")
@@ -153,7 +154,7 @@ _CUE_COMPARED = re.compile(
     re.IGNORECASE,
 )
 _CUE_LEAD = re.compile(r"over\s+", re.IGNORECASE)
-_CUE_OWN_LEAD = re.compile(r"(?:on|using|with|across|in)\b", re.IGNORECASE)
+_CUE_OWN_LEAD = re.compile(_OWN_RUN, re.IGNORECASE)
 
 # A number written right after a product family is the device's model, never a count:
 # "Ascend 910 NPUs", "RTX 3060 GPUs", "Gaudi 2 accelerators", "Radeon 7900 cards". Counts come

@@ -133,6 +133,9 @@ def user_state(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
 
 
 def topics(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
+    # Here, not at the top: paper_view stays off the first frame's path (the type above).
+    from digest_tui.paper_view import READER_MARK, decided_by_reader
+
     out: list[RenderableType] = [_heading("Topics", ctx)]
     if not paper.topics:
         out.append(Text("other (no topic matched)", style=ctx.styles.muted))
@@ -143,9 +146,9 @@ def topics(paper: PaperView, ctx: RenderContext) -> list[RenderableType]:
         if phrases:
             line.append("  because of: ", style=ctx.styles.muted)
             line.append(", ".join(f"“{p}”" for p in phrases))
-        if matches and all(e.by == "reader" for e in matches):
+        if decided_by_reader([e.by for e in matches]):
             # No rule decided it: the learned reader did, on words the rules had begun to find.
-            line.append("  (learned reader)", style=ctx.styles.muted)
+            line.append(f"  {READER_MARK}", style=ctx.styles.muted)
         out.append(line)
     return out
 
