@@ -290,3 +290,28 @@ def test_a_full_build_lets_other_writers_in_between_its_batches(tmp_path, monkey
     assert not index.needs_full_build()
     assert other.execute("SELECT count(*) FROM similar_docs").fetchone()[0] == 60
     assert other.execute("SELECT value FROM meta WHERE key = 'written'").fetchone()[0]
+
+
+def test_a_full_build_pauses_between_its_batches_outside_any_transaction(library, monkeypatch):
+    """The app hands the build a wait for a pause in typing: it runs between batches, with the
+    write lock free (a pause inside a batch would keep marks and tags waiting), and the pass
+    goes on after it to the same index as a build without pauses."""
+    add(
+        library,
+        *[(f"Paper {n} on expert routing", f"Experts and tokens, case {n}.") for n in range(12)],
+    )
+    monkeypatch.setattr(index_module, "_FULL_BATCH", 5)
+    monkeypatch.setattr(index_module, "_WRITER_GAP", 0.0)
+    seen: list[tuple[bool, int]] = []
+
+    def pause() -> None:
+        conn = library.conn
+        seen.append(
+            (conn.in_transaction, conn.execute("SELECT count(*) FROM similar_docs").fetchone()[0])
+        )
+
+    report = SimilarIndex(library.conn).refresh(pause=pause)
+    assert report.full and report.built == 12
+    # Three batches (5, 5, 2), a pause after each; none inside a transaction.
+    assert seen == [(False, 5), (False, 10), (False, 12)]
+    assert not SimilarIndex(library.conn).needs_full_build()

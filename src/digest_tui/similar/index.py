@@ -22,7 +22,7 @@ import json
 import math
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from digest_tui.similar.terms import term_counts
@@ -75,16 +75,24 @@ class SimilarIndex:
 
     # ---- keeping it current ---------------------------------------------------------------
 
-    def refresh(self, *, limit: int | None = None, full: bool = True) -> RefreshReport:
+    def refresh(
+        self,
+        *,
+        limit: int | None = None,
+        full: bool = True,
+        pause: Callable[[], object] | None = None,
+    ) -> RefreshReport:
         """Bring every vector up to date with the library; cheap when nothing changed.
 
         `limit`: rebuild at most that many changed papers (the oldest marks first); the rest
         stay marked for the next refresh. `full=False`: never start a full pass (an import
         must not turn into a minute-long rebuild); nothing is done when one is due.
+        `pause`: called between two batches of a full pass, outside any transaction (the app
+        waits there for a pause in the reader's typing).
         """
         conn = self.conn
         if self._needs_full():
-            return self._rebuild_all() if full else RefreshReport()
+            return self._rebuild_all(pause) if full else RefreshReport()
         if not conn.execute("SELECT 1 FROM similar_dirty").fetchone():
             return RefreshReport()
         with transaction(conn):
@@ -145,13 +153,15 @@ class SimilarIndex:
     def _paper_count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM papers").fetchone()[0])
 
-    def _rebuild_all(self) -> RefreshReport:
+    def _rebuild_all(self, pause: Callable[[], object] | None = None) -> RefreshReport:
         """Every vector again, `_FULL_BATCH` papers per write transaction. The write lock is never
         held for the whole pass (a minute or two at 100,000 papers): the app's marks, tags,
         notes and re-enrichment, and other commands, write between batches instead of failing
         on a busy library after SQLite's 5 s wait. The version goes first and comes back
         last, so until the pass ends the index reads as pending (`needs_full_build`) and
-        nobody searches a half-built one; a pass cut short (the app closed) starts again."""
+        nobody searches a half-built one; a pass cut short (the app closed) starts again.
+        `pause` runs between batches, after the gap: each batch holds the GIL for a good
+        part of a second, which a reader typing meanwhile would feel in every key."""
         conn = self.conn
         with transaction(conn):
             if not self._needs_full():
@@ -181,6 +191,8 @@ class SimilarIndex:
                 built += self._rebuild(rowids).built
             last = rowids[-1]
             time.sleep(_WRITER_GAP)
+            if pause is not None:
+                pause()
 
     def _rebuild(self, rowids: Sequence[int]) -> RefreshReport:
         conn = self.conn

@@ -505,13 +505,14 @@ class LibraryService:
         with self._locked() as library:
             return index_pending(library)
 
-    def build_similar_index(self) -> int:
+    def build_similar_index(self, pause: Callable[[], object] | None = None) -> int:
         """The full build on a connection of its own: the shared one stays free for the
-        list and the panel (WAL lets them read while this writes)."""
+        list and the panel (WAL lets them read while this writes). `pause` runs between its
+        batches."""
         from digest_tui.tui.paper_extras import build_index
 
         with self.own_library() as library:
-            return build_index(library)
+            return build_index(library, pause)
 
     def similar(self, paper_id: str, limit: int) -> tuple[Related, ...] | None:
         from digest_tui.tui.paper_extras import similar

@@ -8,7 +8,7 @@ connection); results are small frozen records, posted to the app as `ExtrasLoade
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -70,11 +70,12 @@ def index_pending(library: Library) -> bool:
     return SimilarIndex(library.conn).needs_full_build()
 
 
-def build_index(library: Library) -> int:
-    """Build (or bring up to date) the similarity index; returns the vectors computed."""
+def build_index(library: Library, pause: Callable[[], object] | None = None) -> int:
+    """Build (or bring up to date) the similarity index; returns the vectors computed.
+    `pause` runs between the batches of a full build (a wait for a pause in typing)."""
     from digest_tui.similar.index import SimilarIndex
 
-    return SimilarIndex(library.conn).refresh().built
+    return SimilarIndex(library.conn).refresh(pause=pause).built
 
 
 def similar(library: Library, paper_id: str, limit: int) -> tuple[Related, ...] | None:
