@@ -49,6 +49,8 @@ TEST_SPLITS = {
     "test31": "thirty-first test",
     "test32": "thirty-second test",
     "test33": "thirty-third test",
+    "test34": "thirty-fourth test",
+    "test35": "thirty-fifth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 
