@@ -52,7 +52,7 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # semicolon, models' case_sensitive honoured; cues compared to, clusters of a named node; the
 # phone class said otherwise).
 # topics 7: the learned reader's evidence says so ("by": "reader"), for the panel and `show`.
-COMPONENT_VERSIONS = {"topics": "7", "links": "1", "hardware": "23"}
+COMPONENT_VERSIONS = {"topics": "7", "links": "1", "hardware": "24"}
 
 TOPICS, LINKS, HARDWARE = "topics", "links", "hardware"
 COMPONENTS = (TOPICS, LINKS, HARDWARE)

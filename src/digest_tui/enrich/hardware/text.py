@@ -88,12 +88,17 @@ _NUM = (
     r"|several|multiple|single|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|sixteen|an?))"
 )
+# (twenty-ninth round) Adjectives that say how machines are used, not what they are: "up to 14
+# concurrent nodes", "4 identical servers", "8 separate machines" count them as "14 nodes" does.
+# Not "heterogeneous" or "distinct": "5 heterogeneous devices" are five devices tested one by
+# one (test4's WeInfer), not a setup of five.
+_PLAIN_ADJECTIVES = ("concurrent", "identical", "separate", "independent", "physical", "dedicated")
 # Words allowed between a count and the device: "8 x Nvidia 6000 Ada", "512 NVIDIA V100".
 _BETWEEN = (
     r"\s*(?:[x×*]?\s*\\times|[x×*]|times|-)?\s*"
     r"(?:(?:NVIDIA|AMD|Huawei|Google|Intel|Tesla|GeForce|Apple|Habana|Cloud|consumer(?:-grade)?"
     r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity|low-range|mid-range"
-    r"|entry-level)\s+)*"
+    r"|entry-level|" + "|".join(_PLAIN_ADJECTIVES) + r")\s+)*"
     # (twenty-second round) the memory of each: "8 low-range 12GB GPUs", "4 80GB A100s"; a
     # word of its own, so "80GB A100" is no count of 8 (the digits of the size are not split)
     r"(?:(?<=\s)\d+(?:\.\d+)?\s?GB\s+)?"
@@ -105,7 +110,7 @@ _TAIL_WORDS = frozenset(
      "huawei", "google", "intel", "tesla", "geforce", "apple", "habana", "cloud", "consumer",
      "consumer-grade", "individual", "datacenter", "data-center", "datacentre", "data-centre",
      "datacenter-class", "data-center-class", "high-end", "low-end", "commodity", "low-range",
-     "mid-range", "entry-level"]
+     "mid-range", "entry-level", *_PLAIN_ADJECTIVES]
 )  # fmt: skip
 _GB_TAIL = re.compile(r"(?:\d+(?:\.\d+)?)?gb$")  # "12gb" or "gb" of "12 GB": each device's memory
 _GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$|\d[x×]?\s*\\times$|^\d+(?:\.\d+)?k$")
