@@ -174,7 +174,9 @@ class PaperList(ScrollView, can_focus=True):
         self.rowids = rowids
         self._rows = dict(rows)
         self._pages_pending.clear()
-        self._render_cached.cache_clear()  # bounded anyway; a new list rarely redraws old rows
+        # The drawn rows are kept: each is keyed by the whole row (marks, title, votes), its
+        # width, cursor and focus, so a changed paper draws anew, and the next key's list
+        # shares most of its rows with this one ("fla" -> "flas"): ~3 ms of a key's drawing.
         end = start + len(rows)
         self._pages_loaded = {
             page
