@@ -51,6 +51,8 @@ TEST_SPLITS = {
     "test33": "thirty-third test",
     "test34": "thirty-fourth test",
     "test35": "thirty-fifth test",
+    "test36": "thirty-sixth test",
+    "test37": "thirty-seventh test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

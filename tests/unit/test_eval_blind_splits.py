@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2 ... _test35.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2 ... _test37.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -313,6 +313,25 @@ SPLITS = [
            "test34"),
           blind=True,
           scales={"single-device": 3, "multi-node": 5, "edge": 2, "unknown": 14}),
+    # Made after the twenty-ninth round (test36 even years, test37 odd ones); read first with
+    # the rules after that round and the reader trained on the splits up to test35.
+    Split("test36", 25, {"kernels": 5, "training-parallelism": 6, "moe": 5, "serving": 6}, 4,
+          ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
+           "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17",
+           "test18", "test19", "test20", "test21", "test22", "test23", "test24", "test25",
+           "test26", "test27", "test28", "test29", "test30", "test31", "test32", "test33",
+           "test34", "test35"),
+          blind=True,
+          scales={"single-device": 8, "single-node": 2, "multi-node": 2, "edge": 1,
+                  "unknown": 12}),
+    Split("test37", 25, {"kernels": 5, "training-parallelism": 7, "moe": 5, "serving": 6}, 4,
+          ("test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
+           "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17",
+           "test18", "test19", "test20", "test21", "test22", "test23", "test24", "test25",
+           "test26", "test27", "test28", "test29", "test30", "test31", "test32", "test33",
+           "test34", "test35", "test36"),
+          blind=True,
+          scales={"single-device": 3, "multi-node": 5, "unknown": 17}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
