@@ -93,12 +93,18 @@ _NUM = (
 # Not "heterogeneous" or "distinct": "5 heterogeneous devices" are five devices tested one by
 # one (test4's WeInfer), not a setup of five.
 _PLAIN_ADJECTIVES = ("concurrent", "identical", "separate", "independent", "physical", "dedicated")
+# (twenty-ninth round) A GPU generation between the count and the model: "128 NVIDIA Pascal
+# P100 GPUs", "8 Volta V100" count the model's devices (the count was lost: read as one P100).
+_GENERATIONS = (
+    "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper",
+    "Blackwell",
+)  # fmt: skip
 # Words allowed between a count and the device: "8 x Nvidia 6000 Ada", "512 NVIDIA V100".
 _BETWEEN = (
     r"\s*(?:[x×*]?\s*\\times|[x×*]|times|-)?\s*"
     r"(?:(?:NVIDIA|AMD|Huawei|Google|Intel|Tesla|GeForce|Apple|Habana|Cloud|consumer(?:-grade)?"
     r"|individual|data-?cent(?:er|re)(?:-class)?|high-end|low-end|commodity|low-range|mid-range"
-    r"|entry-level|" + "|".join(_PLAIN_ADJECTIVES) + r")\s+)*"
+    r"|entry-level|" + "|".join((*_PLAIN_ADJECTIVES, *_GENERATIONS)) + r")\s+)*"
     # (twenty-second round) the memory of each: "8 low-range 12GB GPUs", "4 80GB A100s"; a
     # word of its own, so "80GB A100" is no count of 8 (the digits of the size are not split)
     r"(?:(?<=\s)\d+(?:\.\d+)?\s?GB\s+)?"
@@ -110,7 +116,7 @@ _TAIL_WORDS = frozenset(
      "huawei", "google", "intel", "tesla", "geforce", "apple", "habana", "cloud", "consumer",
      "consumer-grade", "individual", "datacenter", "data-center", "datacentre", "data-centre",
      "datacenter-class", "data-center-class", "high-end", "low-end", "commodity", "low-range",
-     "mid-range", "entry-level", *_PLAIN_ADJECTIVES]
+     "mid-range", "entry-level", *_PLAIN_ADJECTIVES, *(g.lower() for g in _GENERATIONS)]
 )  # fmt: skip
 _GB_TAIL = re.compile(r"(?:\d+(?:\.\d+)?)?gb$")  # "12gb" or "gb" of "12 GB": each device's memory
 _GLUED_TAIL = re.compile(r"\d(?:x|×|\*|times|-)$|\d[x×]?\s*\\times$|^\d+(?:\.\d+)?k$")
