@@ -102,6 +102,36 @@ async def test_a_new_list_length_moves_the_scrollbar_without_a_layout_pass(
         assert papers.line_width > width
 
 
+async def test_a_new_list_draws_a_changed_row_anew_though_drawn_rows_are_kept(
+    home: Path,
+) -> None:
+    """The list keeps the lines it drew from one list to the next (the next key's list shares
+    most rows): a paper whose row changed meanwhile (a bookmark, a new title from a fetch) is
+    drawn as it is now, and going back to the old row draws the old line again."""
+    app = app_without_network(home)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        papers = app.query_one(PaperList)
+        first = papers.row_at(0)
+        assert first is not None and not first.bookmarked
+        rowids = papers.rowids[:5]
+        rows = {rowid: papers.row_at(i) for i, rowid in enumerate(rowids)}
+        assert None not in rows.values()
+        line = papers.render_line(0).text
+        assert first.title[:12] in line and "★" not in line
+
+        changed = first._replace(title="A Title Changed Since", bookmarked=True)
+        papers.set_window(rowids, {**rows, first.rowid: changed})
+        await pilot.pause()
+        line = papers.render_line(0).text
+        assert "A Title Changed Since" in line and "★" in line
+
+        papers.set_window(rowids, rows)
+        await pilot.pause()
+        line = papers.render_line(0).text
+        assert first.title[:12] in line and "★" not in line
+
+
 async def test_a_burst_of_keys_ends_with_the_last_querys_rows_and_its_paper_in_the_panel(
     home: Path,
 ) -> None:

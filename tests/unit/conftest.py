@@ -1,5 +1,6 @@
 """Fixtures shared by the unit tests of the enrichers: the packaged hardware catalog and topic
-taxonomy, loaded once per module (the tests only read them)."""
+taxonomy, loaded once per module (the tests only read them), and the taxonomy's rules read
+alone, without the learned reader (the judgement tests of each rule round)."""
 
 from __future__ import annotations
 
@@ -17,3 +18,9 @@ def catalog() -> HardwareCatalog:
 @pytest.fixture(scope="module")
 def taxonomy() -> Taxonomy:
     return load_taxonomy()
+
+
+@pytest.fixture(scope="module")
+def rules(taxonomy: Taxonomy) -> Taxonomy:
+    """The packaged rules with the learned reader off: what a rule round changes."""
+    return Taxonomy(taxonomy.topics, taxonomy.scoring.model_copy(update={"learned": False}))

@@ -7,16 +7,7 @@ learned reader does not read anyway."""
 
 from __future__ import annotations
 
-import pytest
-
-from digest_tui.enrich.topics.taxonomy import Taxonomy
 from tests.support.judgement import suggest, topics
-
-
-@pytest.fixture(scope="module")
-def rules(taxonomy):
-    return Taxonomy(taxonomy.topics, taxonomy.scoring.model_copy(update={"learned": False}))
-
 
 # --- kernels: operator implementations for a CPU architecture ------------------------------------
 

@@ -9,14 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from digest_tui.enrich.topics.taxonomy import Taxonomy
 from tests.support.judgement import suggest, topics
-
-
-@pytest.fixture(scope="module")
-def rules(taxonomy):
-    return Taxonomy(taxonomy.topics, taxonomy.scoring.model_copy(update={"learned": False}))
-
 
 # --- training parallelism: work spread over GPUs said otherwise; training said otherwise -------
 

@@ -6,16 +6,7 @@ alone (`scoring.learned` off)."""
 
 from __future__ import annotations
 
-import pytest
-
-from digest_tui.enrich.topics.taxonomy import Taxonomy
 from tests.support.judgement import suggest, topics
-
-
-@pytest.fixture(scope="module")
-def rules(taxonomy):
-    return Taxonomy(taxonomy.topics, taxonomy.scoring.model_copy(update={"learned": False}))
-
 
 # --- moe: the SMoE abbreviation; a size in active parameters ------------------------------------
 

@@ -50,7 +50,9 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # reader (enrich/topics/learned.py) may add a topic the rules did not reach. hardware 23: the
 # twenty-sixth to twenty-eighth rounds (a comparison's "existing", devices compared to, the
 # semicolon, models' case_sensitive honoured; cues compared to, clusters of a named node; the
-# phone class said otherwise).
+# phone class said otherwise). hardware 24: the twenty-ninth and thirtieth rounds (a count of
+# machines with a plain adjective between, "14 concurrent nodes"; a GPU generation between the
+# count and the model, "128 NVIDIA Pascal P100 GPUs").
 # topics 7: the learned reader's evidence says so ("by": "reader"), for the panel and `show`.
 COMPONENT_VERSIONS = {"topics": "7", "links": "1", "hardware": "24"}
 

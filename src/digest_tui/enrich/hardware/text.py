@@ -93,7 +93,7 @@ _NUM = (
 # Not "heterogeneous" or "distinct": "5 heterogeneous devices" are five devices tested one by
 # one (test4's WeInfer), not a setup of five.
 _PLAIN_ADJECTIVES = ("concurrent", "identical", "separate", "independent", "physical", "dedicated")
-# (twenty-ninth round) A GPU generation between the count and the model: "128 NVIDIA Pascal
+# (thirtieth round) A GPU generation between the count and the model: "128 NVIDIA Pascal
 # P100 GPUs", "8 Volta V100" count the model's devices (the count was lost: read as one P100).
 _GENERATIONS = (
     "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper",
