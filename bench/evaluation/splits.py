@@ -53,6 +53,8 @@ TEST_SPLITS = {
     "test35": "thirty-fifth test",
     "test36": "thirty-sixth test",
     "test37": "thirty-seventh test",
+    "test38": "thirty-eighth test",
+    "test39": "thirty-ninth test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

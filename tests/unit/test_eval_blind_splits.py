@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2 ... _test37.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2 ... _test39.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -279,6 +279,16 @@ SPLITS = [
           labelled_up_to(36),
           blind=True,
           scales={"single-device": 3, "multi-node": 5, "unknown": 17}),
+    # Made after the thirtieth round (test38 even years, test39 odd ones); read first with the
+    # rules after that round and the reader trained on the splits up to test37.
+    Split("test38", 25, {"kernels": 5, "training-parallelism": 6, "moe": 5, "serving": 6}, 4,
+          labelled_up_to(37),
+          blind=True,
+          scales={"single-device": 5, "single-node": 4, "unknown": 16}),
+    Split("test39", 24, {"kernels": 5, "training-parallelism": 6, "moe": 5, "serving": 6}, 4,
+          labelled_up_to(38),
+          blind=True,
+          scales={"single-node": 2, "multi-node": 7, "edge": 1, "unknown": 14}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
@@ -321,13 +331,19 @@ def test_split_has_the_hardware_scale_mix_it_was_built_for(split: Split) -> None
         assert main[scale] >= least, scale
 
 
+# Abstracts that are short as arXiv gives them (not cut when copied): the 40-word floor
+# below catches an abstract cut short, and these are whole.
+SHORT_ABSTRACTS = {"1404.5997"}  # One weird trick for parallelizing CNNs: two sentences
+
+
 @by_name
 def test_every_paper_has_text_a_reason_and_a_note(split: Split) -> None:
     for paper in _raw(split.topics):
         title = paper["title"]
         if "arxiv_id" in paper:
             assert ARXIV_ID.match(str(paper["arxiv_id"])), title
-        assert len(str(paper.get("abstract") or "").split()) >= 40, title
+        if paper.get("arxiv_id") not in SHORT_ABSTRACTS:
+            assert len(str(paper.get("abstract") or "").split()) >= 40, title
         assert str(paper.get("reason") or "").strip(), title
     for paper in _raw(split.hardware):
         assert str(paper.get("note") or "").strip(), paper["title"]
