@@ -1091,6 +1091,17 @@ class _Builder:
                     # instances"): the setting is the setup, the size does not shrink it.
                     target = _Setup("", None, spread_scale, "cue", spread_spans[:2])
                     confidence = "low"
+                if (
+                    target is not None
+                    and target.scale == "single-device"
+                    and self.facts.worker_training
+                    and size is not None
+                ):
+                    # (thirty-first round) A small model trained by a method whose subject is
+                    # its spread over workers (Local SGD, distributed optimization): the size
+                    # would fit one GPU, the method runs on several machines, how many unsaid.
+                    target = _Setup("", None, "multi-node", "cue", [size.span])
+                    confidence = "low"
             elif first_named:
                 device = self.catalog.get(first_named)
                 scale: Scale = "edge" if device is not None and device.edge else "single-device"

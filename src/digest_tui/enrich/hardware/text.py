@@ -635,7 +635,9 @@ _BACKGROUND = Gated.compile(
 )
 _COMPARISON = re.compile(
     r"\b(?:outperform\w*|surpass\w*|compar(?:e|es|ed|ing|isons?) (?:\w+ )?(?:to|with|against)|"
-    r"comparable|than|over|vs\.?|versus|against|relative to|unlike|instead of|"
+    # (thirty-first round) "over 280 experiments", "more than 10 runs": a quantity, not a
+    # comparison
+    r"comparable|(?:than|over)(?!\s*\d)|vs\.?|versus|against|relative to|unlike|instead of|"
     r"baselines?|rival\w*|beat\w*|match(?:es|ing)?)\b",
     re.IGNORECASE,
 )
@@ -648,6 +650,7 @@ _OTHERS_TRAINED = Gated.compile(
     r"(?:on|using|with|across)\b",
     re.IGNORECASE,
 )
+_EXAMPLE_OPENING = re.compile(r"\s*(?:for example|for instance)\b", re.IGNORECASE)
 _OWN_SUBJECT = re.compile(r"\s*(?:The|This|These|Its?|Each|All|Both|Such|Their)\b")
 _EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
 # A clause of the paper's own after a comparison: "Compared with X, our model ...".
@@ -848,6 +851,15 @@ _SCALED_TRAINING = Gated.compile(
     re.IGNORECASE,
 )
 
+# (thirty-first round) Training whose subject is its spread over workers, said as a method:
+# "asynchronous Local-SGD", "an approach to distributed optimization", "training across poorly
+# connected workers". A model that fits one GPU is still trained on several machines there.
+_WORKER_TRAINING = Gated.compile(
+    r"\bdistributed optimi[sz]ation\b|\blocal[- ]?SGD\b|\bDiLoCo\b"
+    r"|\btrain\w*\s+(?:[\w-]+\s+){0,3}?across\s+(?:[\w-]+\s+){0,4}?workers\b",
+    re.IGNORECASE,
+)
+
 # A model cut into parts run on different machines: pipeline stages, shards across nodes.
 _STAGES = Gated.compile(
     r"\b(?:pipeline|model) stages?\b|\b(?:a|each|failing|one|every) stages?\b"
@@ -859,6 +871,8 @@ _STAGES = Gated.compile(
 # a single device", "too large to fit on one GPU"): the opposite of a one-device setup.
 _MORE_THAN_ONE = re.compile(
     r"(?:exceed\w*|beyond|more than|larger than|too (?:large|big) (?:to fit )?(?:on|for|in)"
+    # (thirty-first round) the unit that fails: "a failure of a single GPU stalls the job"
+    r"|fail(?:ure|ures|ing|s)?|loss(?= of)|outage"
     r"|(?:can ?not|can't|do(?:es)? not|no longer) fits? (?:on|in|into|within))"
     r"(?: the)?(?: (?:memory|capacity|HBM|VRAM))*(?: of)?\s+(?:(?:a|an|one)\s+)?$",
     re.IGNORECASE,
@@ -887,6 +901,7 @@ _MODULE_GATES = (
     _PARALLEL_WORK,
     _STAGES,
     _SCALED_TRAINING,
+    _WORKER_TRAINING,
 )
 
 # ---- results -------------------------------------------------------------------------------
@@ -997,6 +1012,7 @@ class TextFacts:
     memory_budget: bool = False  # works to a stated memory budget ("tunable memory budgets")
     stages: bool = False  # the model is cut into stages or shards run on different machines
     scaled_training: bool = False  # "scalable/distributed training", not in motivation
+    worker_training: bool = False  # training spread over workers as a method (`_WORKER_TRAINING`)
     tokens_b: float | None = None  # the most training tokens written, in billions
 
 
@@ -1302,6 +1318,18 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
         cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
         if cue_at in others_set and _OWN_SUBJECT.match(text, start):
             # "The model was trained on ...": the paper's own; a later cue may still count.
+            at += 1
+            cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+        if (
+            cue_at is not None
+            and out
+            and out[-1].first_person
+            and not out[-1].background
+            and (example := _EXAMPLE_OPENING.match(text, start)) is not None
+            and cue_at < example.end()
+        ):
+            # (thirty-first round) "For example, for a 7.8B model on a single A100 ..." right
+            # after the paper's own claim illustrates that claim; a later cue may still count.
             at += 1
             cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
         # The opening sentence of an abstract is motivation unless it speaks of "we".
@@ -1897,6 +1925,10 @@ def extract(
     facts.scaled_training = _SCALED_TRAINING.search(title, title_doc.lowered) is not None or any(
         not abstract_doc.background(hit.start())
         for hit in _SCALED_TRAINING.finditer(abstract, abstract_doc.lowered)
+    )
+    facts.worker_training = _WORKER_TRAINING.search(title, title_doc.lowered) is not None or any(
+        not abstract_doc.background(hit.start())
+        for hit in _WORKER_TRAINING.finditer(abstract, abstract_doc.lowered)
     )
     if not (facts.parallel or facts.multi_device):
         # No work split over devices: "16 ranks" is a matrix rank, not 16 processes.
