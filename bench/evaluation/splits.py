@@ -55,6 +55,8 @@ TEST_SPLITS = {
     "test37": "thirty-seventh test",
     "test38": "thirty-eighth test",
     "test39": "thirty-ninth test",
+    "test40": "fortieth test",
+    "test41": "forty-first test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2 ... _test39.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2 ... _test41.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -289,6 +289,17 @@ SPLITS = [
           labelled_up_to(38),
           blind=True,
           scales={"single-node": 2, "multi-node": 7, "edge": 1, "unknown": 14}),
+    # Made after the thirty-first round (test40 even years, test41 odd ones); read first with
+    # the rules after that round and the reader trained on the splits up to test39.
+    Split("test40", 26, {"kernels": 5, "training-parallelism": 6, "moe": 5, "serving": 7}, 4,
+          labelled_up_to(39),
+          blind=True,
+          scales={"single-device": 3, "single-node": 5, "multi-node": 3, "edge": 1,
+                  "unknown": 14}),
+    Split("test41", 25, {"kernels": 5, "training-parallelism": 6, "moe": 5, "serving": 6}, 4,
+          labelled_up_to(40),
+          blind=True,
+          scales={"single-device": 3, "single-node": 3, "multi-node": 4, "unknown": 15}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
