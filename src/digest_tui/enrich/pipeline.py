@@ -52,9 +52,11 @@ ENRICH_VERSION = "4"  # 4: hwfix classes (kernel code-only, simulation, variants
 # semicolon, models' case_sensitive honoured; cues compared to, clusters of a named node; the
 # phone class said otherwise). hardware 24: the twenty-ninth and thirtieth rounds (a count of
 # machines with a plain adjective between, "14 concurrent nodes"; a GPU generation between the
-# count and the model, "128 NVIDIA Pascal P100 GPUs"). hardware 25: the thirty-first round ("For
-# example, ..." after the paper's own claim; "over 280 experiments" is no comparison; the GPU
-# that fails is not the setup; a small model trained across workers).
+# count and the model, "128 NVIDIA Pascal P100 GPUs"). hardware 25: the thirty-first and
+# thirty-second rounds ("For example, ..." after the paper's own claim; "over 280 experiments" is
+# no comparison; the GPU that fails, or that cannot hold the model, is not the setup; a small
+# model trained across workers; an evaluation's "such as" list is its own; evaluations on
+# machines are a real run).
 # topics 7: the learned reader's evidence says so ("by": "reader"), for the panel and `show`.
 COMPONENT_VERSIONS = {"topics": "7", "links": "1", "hardware": "25"}
 

@@ -464,10 +464,11 @@ _MEASURED_RUN = re.compile(
     r"\b(?:profil(?:e|es|ed|ing)|measure(?:s|d|ments?)?|measuring|experiments?|benchmark\w*"
     r"|testbeds?)\b"
     # (fourteenth round) a model checked against a device of the paper's own: "validated on an
-    # edge device featuring a Mali GPU", "validated on a smartphone"
-    r"|\bvalidated (?:\w+ ){0,2}on (?:a |an |the |two |three |real |physical )*(?:[\w-]+ ){0,2}?"
-    r"(?:devices?|boards?|GPUs?|SoCs?|phones?|smartphones?|hardware|platforms?|machines?"
-    r"|servers?|clusters?)\b",
+    # edge device featuring a Mali GPU", "validated on a smartphone"; (thirty-second round) or
+    # evaluated there: "we conduct evaluations on Multi-Node-Multi-GPU machines"
+    r"|\b(?:validated|evaluations?|evaluated) (?:\w+ ){0,2}on (?:a |an |the |two |three |real "
+    r"|physical )*(?:[\w-]+ ){0,4}?(?:devices?|boards?|GPUs?|SoCs?|phones?|smartphones?|hardware"
+    r"|platforms?|machines?|servers?|clusters?)\b",
     re.I,
 )
 # (fourteenth round) "all without requiring access to real hardware": the words of a real run,

@@ -652,6 +652,15 @@ _OTHERS_TRAINED = Gated.compile(
 )
 _EXAMPLE_OPENING = re.compile(r"\s*(?:for example|for instance)\b", re.IGNORECASE)
 _OWN_SUBJECT = re.compile(r"\s*(?:The|This|These|Its?|Each|All|Both|Such|Their)\b")
+# (thirty-second round) A sentence that reports the paper's evaluation ("Evaluations include
+# various models such as LLaMA3.1-8B ...", "Experiments on models including ..."): the list it
+# introduces is the paper's own setup, not related work.
+_EVALUATION_OPENING = re.compile(
+    r"\s*(?:(?:our|the|extensive|comprehensive|empirical|experimental)\s+)?"
+    r"(?:evaluations?|experiments?|experimental results|benchmarks)\b",
+    re.IGNORECASE,
+)
+_LIST_CUE = re.compile(r"such as|including|e\.g\.", re.IGNORECASE)
 _EVAL_LINK = re.compile(r"\b(?:on|using)\b", re.IGNORECASE)
 # A clause of the paper's own after a comparison: "Compared with X, our model ...".
 _OWN_CLAUSE = re.compile(r",\s+(?:our|we|this|the proposed)\b", re.IGNORECASE)
@@ -875,6 +884,15 @@ _MORE_THAN_ONE = re.compile(
     r"|fail(?:ure|ures|ing|s)?|loss(?= of)|outage"
     r"|(?:can ?not|can't|do(?:es)? not|no longer) fits? (?:on|in|into|within))"
     r"(?: the)?(?: (?:memory|capacity|HBM|VRAM))*(?: of)?\s+(?:(?:a|an|one)\s+)?$",
+    re.IGNORECASE,
+)
+
+# (thirty-second round) The same said after it: "a single GPU cannot afford to accommodate all
+# the embedding parameters", "one GPU is not enough".
+_NOT_ENOUGH_AFTER = re.compile(
+    r"\s*(?:GPU|device|accelerator)?s?\s*(?:alone\s+)?(?:cannot|can ?not|can't|could not|"
+    r"is (?:unable|not (?:enough|sufficient|able))|is insufficient|lacks|does not have enough|"
+    r"no longer suffices)\b",
     re.IGNORECASE,
 )
 
@@ -1332,6 +1350,11 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
             # after the paper's own claim illustrates that claim; a later cue may still count.
             at += 1
             cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+        if i > 0 and cue_at is not None and _EVALUATION_OPENING.match(text, start):
+            # (thirty-second round) the paper's own evaluation names its models in a list
+            while cue_at is not None and _LIST_CUE.match(text, cue_at):
+                at += 1
+                cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
         # The opening sentence of an abstract is motivation unless it speaks of "we".
         opening = i == 0 and opening_is_motivation
         background = source == "abstract" and not first and (opening or cue_at is not None)
@@ -1539,6 +1562,8 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
         count, vague = _count_of(before.group("num"), before.group("word"))
         if count is None:
             continue
+        if count == 1 and _NOT_ENOUGH_AFTER.match(doc.text, unit_match.end()):
+            continue  # "a single GPU cannot hold the embeddings": several are needed
         unit: Literal["device", "node"] = (
             "node" if _NODE_UNIT.search(unit_match.group(0)) else "device"
         )
@@ -1807,8 +1832,9 @@ def extract(
         # except for model sizes and the wording of the mode, which belong to the paper.
         for pattern, scale, strong in doc.lowered.opened(m.gated_cues):
             for match in pattern.finditer(doc.text, doc.lowered):
-                if scale == "single-device" and _MORE_THAN_ONE.search(
-                    doc.text, max(0, match.start() - 60), match.start()
+                if scale == "single-device" and (
+                    _MORE_THAN_ONE.search(doc.text, max(0, match.start() - 60), match.start())
+                    or _NOT_ENOUGH_AFTER.match(doc.text, match.end())
                 ):
                     continue  # "exceeds the memory of a single GPU": several are needed
                 start = match.start()
