@@ -57,6 +57,8 @@ TEST_SPLITS = {
     "test39": "thirty-ninth test",
     "test40": "fortieth test",
     "test41": "forty-first test",
+    "test42": "forty-second test",
+    "test43": "forty-third test",
 }
 SPLIT_NAMES = {"dev": "development", **TEST_SPLITS}
 

@@ -1,4 +1,4 @@
-"""The blind test splits after the first (fixtures/eval/*_test2 ... _test41.yaml): unseen papers.
+"""The blind test splits after the first (fixtures/eval/*_test2 ... _test43.yaml): unseen papers.
 
 For each split: it parses, has the mix it was built for, carries its own text, overlaps neither
 the development split, the fixture digests nor any earlier test split (by arXiv id, by title,
@@ -300,6 +300,16 @@ SPLITS = [
           labelled_up_to(40),
           blind=True,
           scales={"single-device": 3, "single-node": 3, "multi-node": 4, "unknown": 15}),
+    # Made after the thirty-second round (test42 even years, test43 odd ones); read first with
+    # the rules after that round and the reader trained on the splits up to test41.
+    Split("test42", 25, {"kernels": 5, "training-parallelism": 6, "moe": 5, "serving": 6}, 4,
+          labelled_up_to(41),
+          blind=True,
+          scales={"single-device": 3, "single-node": 1, "multi-node": 2, "unknown": 19}),
+    Split("test43", 25, {"kernels": 5, "training-parallelism": 6, "moe": 6, "serving": 6}, 4,
+          labelled_up_to(42),
+          blind=True,
+          scales={"single-device": 3, "single-node": 1, "multi-node": 4, "unknown": 17}),
 ]  # fmt: skip
 by_name = pytest.mark.parametrize("split", SPLITS, ids=[s.name for s in SPLITS])
 
