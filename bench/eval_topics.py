@@ -3,6 +3,7 @@
     .venv/bin/python bench/eval_topics.py
         [--split dev|test|test2|test3|test4|test5|test6|test7|both|all]
         [--json] [--config-dir DIR] [--no-evidence] [--rounds N]
+        [--rules-only [--record-first-reading]]
 
 Per split: per-topic precision/recall/F1, micro-F1, the share of papers exactly right, and the
 papers that are wrong (with the evidence behind each wrong or missing topic); with both splits,
@@ -11,6 +12,10 @@ development split (fixtures/eval/topics.yaml) is what the rules were written fro
 splits (fixtures/eval/topics_test*.yaml, listed in bench/evaluation/splits.py; test2 onwards
 labelled blind and committed before they were first measured) are never tuned on.
 The logic lives in bench/evaluation/topic_eval.py so tests run the same thing.
+
+A new blind split is read once, as shipped; `--split testN --rules-only --record-first-reading`
+also keeps what the rules alone said then in bench/evaluation/first_readings/topics_testN.json
+(bench/eval_learned.py reads it), and never overwrites a reading already kept.
 """
 
 from __future__ import annotations
@@ -40,6 +45,35 @@ from evaluation.topic_eval import (  # noqa: E402
 )
 
 SPLIT_CHOICES = split_choices()
+READINGS = ROOT / "bench" / "evaluation" / "first_readings"
+FIRST_READING = (
+    "the rules alone (bench/eval_topics.py --rules-only), the same run as the first reading "
+    "with the learned reader"
+)
+
+
+def record_first_reading(
+    directory: Path, split: str, report: EvalReport, fingerprint: str
+) -> Path | None:
+    """Keep the rules' first reading of `split` (its wrong papers and what the rules predicted
+    for them); None when one is already kept: a first reading is taken once."""
+    path = directory / f"topics_{split}.json"
+    if path.exists():
+        return None
+    data = report.to_json()
+    reading = {
+        "split": split,
+        "taxonomy_fingerprint": fingerprint,
+        "reading": FIRST_READING,
+        "papers": data["papers"],
+        "exact_share": data["exact_share"],
+        "wrong": [
+            {key: wrong[key] for key in ("title", "required", "allowed", "predicted")}
+            for wrong in data["wrong"]
+        ],
+    }
+    path.write_text(json.dumps(reading, indent=1) + "\n", encoding="utf-8")
+    return path
 
 
 def time_classifier(
@@ -86,7 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         default="all",
         help="which labelled split to measure (default all)",
     )
+    parser.add_argument(
+        "--record-first-reading",
+        action="store_true",
+        help="with --rules-only and one test split: keep this reading in first_readings/",
+    )
+    parser.add_argument("--readings-dir", type=Path, default=READINGS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.record_first_reading and not (args.rules_only and args.split in TEST_SPLITS):
+        parser.error("--record-first-reading needs --rules-only and one test split (--split testN)")
 
     taxonomy = load_taxonomy(args.config_dir)
     if args.rules_only:
@@ -106,6 +148,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.rounds > 0
         else {}
     )
+    if args.record_first_reading:
+        kept = record_first_reading(
+            args.readings_dir, args.split, reports[args.split], taxonomy.fingerprint
+        )
+        if kept is None:
+            print(f"eval_topics: {args.split}'s first reading is already kept", file=sys.stderr)
+            return 1
+        print(f"kept the first reading in {kept}", file=sys.stderr)
     if args.json:
         data: dict[str, object] = {
             "splits": {name: report.to_json() for name, report in reports.items()},

@@ -188,3 +188,40 @@ def test_bench_reports_every_split(name: str, capsys: pytest.CaptureFixture[str]
     assert set(json.loads(capsys.readouterr().out)["splits"]) == {"dev", "test"}
     assert _bench(name).main(["--json", "--rounds", "0", "--split", "test3"]) == 0
     assert set(json.loads(capsys.readouterr().out)["splits"]) == {"test3"}
+
+
+def test_the_rules_first_reading_of_a_split_is_kept_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _bench("eval_topics")
+    asked = ["--split", "test43", "--rules-only", "--rounds", "0"]
+    assert bench.main([*asked, "--json"]) == 0
+    measured = json.loads(capsys.readouterr().out)["splits"]["test43"]
+
+    keep = [*asked, "--record-first-reading", "--readings-dir", str(tmp_path)]
+    assert bench.main(keep) == 0
+    kept_path = tmp_path / "topics_test43.json"
+    kept = json.loads(kept_path.read_text(encoding="utf-8"))
+    assert kept["split"] == "test43"
+    assert kept["papers"] == measured["papers"] == 25
+    assert kept["exact_share"] == measured["exact_share"]
+    assert kept["wrong"] == [
+        {key: w[key] for key in ("title", "required", "allowed", "predicted")}
+        for w in measured["wrong"]
+    ]
+    # The same shape as the readings bench/eval_learned.py reads.
+    shipped = json.loads((ROOT / "bench/evaluation/first_readings/topics_test43.json").read_text())
+    assert set(kept) == set(shipped)
+
+    # A first reading is taken once: a second run keeps the first and says so.
+    kept_path.write_text('{"split": "test43", "kept": "earlier"}\n', encoding="utf-8")
+    capsys.readouterr()
+    assert bench.main(keep) == 1
+    assert "already kept" in capsys.readouterr().err
+    assert json.loads(kept_path.read_text(encoding="utf-8"))["kept"] == "earlier"
+
+    # Only the rules alone, and only one test split.
+    for wrong in (["--split", "test43", "--rounds", "0"], ["--split", "all", "--rules-only"]):
+        with pytest.raises(SystemExit) as exited:
+            bench.main([*wrong, "--record-first-reading", "--readings-dir", str(tmp_path)])
+        assert exited.value.code == 2

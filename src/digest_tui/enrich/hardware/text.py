@@ -896,6 +896,16 @@ _NOT_ENOUGH_AFTER = re.compile(
     re.IGNORECASE,
 )
 
+
+def _one_is_not_enough(text: str, start: int, end: int) -> bool:
+    """Whether the words around one device (text[start:end]) say it is not enough: "exceeds the
+    memory of a single GPU", "a single GPU cannot hold the embeddings"."""
+    return (
+        _MORE_THAN_ONE.search(text, max(0, start - 60), start) is not None
+        or _NOT_ENOUGH_AFTER.match(text, end) is not None
+    )
+
+
 # The gated patterns of this module, indexed with the catalog's (`Matchers.gates`).
 _MODULE_GATES = (
     _UNIT,
@@ -1321,6 +1331,11 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
             others_set = set()
     else:
         others_set = set()
+
+    def cue(at: int, end: int) -> int | None:
+        """The `at`-th background cue of the text, if it stands before `end`."""
+        return cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+
     out: list[Sentence] = []
     # A real abstract opens with motivation; a one- or two-sentence text (a test, a short
     # note) starts with its point.
@@ -1333,11 +1348,13 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
         at = bisect.bisect_left(first_hits, start)
         first = at < len(first_hits) and first_hits[at] < end
         at = bisect.bisect_left(cue_hits, start)
-        cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+        # Each check below passes over a cue that does not make the sentence background; a
+        # later cue of the sentence may still count.
+        cue_at = cue(at, end)
         if cue_at in others_set and _OWN_SUBJECT.match(text, start):
-            # "The model was trained on ...": the paper's own; a later cue may still count.
+            # "The model was trained on ...": the paper's own.
             at += 1
-            cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+            cue_at = cue(at, end)
         if (
             cue_at is not None
             and out
@@ -1347,14 +1364,14 @@ def _sentences(source: Source, text: str, lowered: Lowered) -> list[Sentence]:
             and cue_at < example.end()
         ):
             # (thirty-first round) "For example, for a 7.8B model on a single A100 ..." right
-            # after the paper's own claim illustrates that claim; a later cue may still count.
+            # after the paper's own claim illustrates that claim.
             at += 1
-            cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+            cue_at = cue(at, end)
         if i > 0 and cue_at is not None and _EVALUATION_OPENING.match(text, start):
             # (thirty-second round) the paper's own evaluation names its models in a list
             while cue_at is not None and _LIST_CUE.match(text, cue_at):
                 at += 1
-                cue_at = cue_hits[at] if at < len(cue_hits) and cue_hits[at] < end else None
+                cue_at = cue(at, end)
         # The opening sentence of an abstract is motivation unless it speaks of "we".
         opening = i == 0 and opening_is_motivation
         background = source == "abstract" and not first and (opening or cue_at is not None)
@@ -1562,7 +1579,7 @@ def _generic_counts(doc: _Text, taken: list[Span], offset_sentence: int) -> list
         count, vague = _count_of(before.group("num"), before.group("word"))
         if count is None:
             continue
-        if count == 1 and _NOT_ENOUGH_AFTER.match(doc.text, unit_match.end()):
+        if count == 1 and _one_is_not_enough(doc.text, start, unit_match.end()):
             continue  # "a single GPU cannot hold the embeddings": several are needed
         unit: Literal["device", "node"] = (
             "node" if _NODE_UNIT.search(unit_match.group(0)) else "device"
@@ -1810,6 +1827,14 @@ def _mode(m: Matchers, title: _Text, abstract: _Text) -> tuple[str, Span | None]
     return best, first.get(best)
 
 
+def _said_of_own_work(pattern: Gated, title: _Text, abstract: _Text) -> bool:
+    """Whether the title says it, or the abstract outside motivation and related work."""
+    return pattern.search(title.text, title.lowered) is not None or any(
+        not abstract.background(hit.start())
+        for hit in pattern.finditer(abstract.text, abstract.lowered)
+    )
+
+
 def extract(
     m: Matchers,
     title: str,
@@ -1832,9 +1857,8 @@ def extract(
         # except for model sizes and the wording of the mode, which belong to the paper.
         for pattern, scale, strong in doc.lowered.opened(m.gated_cues):
             for match in pattern.finditer(doc.text, doc.lowered):
-                if scale == "single-device" and (
-                    _MORE_THAN_ONE.search(doc.text, max(0, match.start() - 60), match.start())
-                    or _NOT_ENOUGH_AFTER.match(doc.text, match.end())
+                if scale == "single-device" and _one_is_not_enough(
+                    doc.text, match.start(), match.end()
                 ):
                     continue  # "exceeds the memory of a single GPU": several are needed
                 start = match.start()
@@ -1948,14 +1972,8 @@ def extract(
     facts.measured = _MEASURED.search(both, both_lowered) is not None
     facts.multi_device = _MULTI_DEVICE.search(both, both_lowered) is not None
     facts.parallel = _PARALLEL_WORK.search(both, both_lowered) is not None
-    facts.scaled_training = _SCALED_TRAINING.search(title, title_doc.lowered) is not None or any(
-        not abstract_doc.background(hit.start())
-        for hit in _SCALED_TRAINING.finditer(abstract, abstract_doc.lowered)
-    )
-    facts.worker_training = _WORKER_TRAINING.search(title, title_doc.lowered) is not None or any(
-        not abstract_doc.background(hit.start())
-        for hit in _WORKER_TRAINING.finditer(abstract, abstract_doc.lowered)
-    )
+    facts.scaled_training = _said_of_own_work(_SCALED_TRAINING, title_doc, abstract_doc)
+    facts.worker_training = _said_of_own_work(_WORKER_TRAINING, title_doc, abstract_doc)
     if not (facts.parallel or facts.multi_device):
         # No work split over devices: "16 ranks" is a matrix rank, not 16 processes.
         facts.counts = [c for c in facts.counts if not _RANKS.search(c.span.quote)]
